@@ -1,0 +1,11 @@
+/** Generic server-side messages (the spec's own texts live next to the rules that use them). */
+export const serverMessages = {
+  badRequest: "请求参数错误",
+  notFound: "页面未找到",
+  apiNotFound: "接口不存在",
+  forbidden: "没有访问权限",
+  internal: "服务器内部错误",
+  tooManyRequests: "请求过于频繁，请稍后再试",
+  payloadTooLarge: "上传的内容过大",
+  unsupportedMediaType: "不支持的请求格式",
+} as const;

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Every test: unit and API tests (PGlite, plus PostgreSQL when TEST_DATABASE_URL is set),
+# then the end-to-end tests in Debian's Chromium against the built site.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+mkdir -p test-results
+
+bash scripts/ensure-browser.sh || { echo "could not install chromium/fonts-noto-cjk"; exit 1; }
+echo "== build (the e2e tests run the production build)"
+npx react-router build >test-results/build.log 2>&1 || { cat test-results/build.log; exit 1; }
+
+status=0
+echo "== unit and API tests${TEST_DATABASE_URL:+ (PGlite and PostgreSQL)}"
+npx vitest run --project unit --reporter=default --reporter=json --outputFile=test-results/unit.json || status=1
+echo "== end-to-end tests (Chromium)"
+npx vitest run --project e2e --reporter=default --reporter=json --outputFile=test-results/e2e.json || status=1
+
+node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json || status=1
+echo "test suite time: $(( $(date +%s) - start ))s"
+exit $status

@@ -1,0 +1,62 @@
+import cookie from "@fastify/cookie";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import type { DatabaseHandle } from "./db/open.js";
+import { registerApiDocs } from "./http/docs.js";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { registerSecurityHeaders } from "./http/security.js";
+import { healthRoutes } from "./modules/health/routes.js";
+import { mediaRoutes } from "./modules/media/routes.js";
+import { registerWeb } from "./web/register-web.js";
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  /** A pino logger, or false for none (tests keep their output readable); default: pino at LOG_LEVEL. */
+  logger?: FastifyBaseLogger | false;
+  /** Serve the React site too (production build or Vite in development). API tests leave it off. */
+  web?: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+/** Builds the whole application. main.ts and every test build it this way. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const logging =
+    deps.logger === false
+      ? { logger: false }
+      : deps.logger
+        ? { loggerInstance: deps.logger }
+        : { logger: { level: config.logLevel } };
+  const app = Fastify({
+    ...logging,
+    trustProxy: config.trustProxy,
+    // Long mixes stream for an hour; only idle sockets are cut.
+    requestTimeout: 0,
+    return503OnClosing: true,
+    disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  });
+  app.decorate("deps", deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await registerSecurityHeaders(app, { dev: config.dev });
+  await app.register(cookie);
+  await registerApiDocs(app);
+
+  await app.register(healthRoutes, { database: deps.database });
+  await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
+
+  if (deps.web) {
+    await registerWeb(app, { mode: config.dev ? "development" : "production" });
+  }
+  return app;
+}

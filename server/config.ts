@@ -1,0 +1,82 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Empty environment variables count as unset, so `FOO= npm start` means "use the default". */
+const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
+
+const urlWithProtocol = (protocols: string[]) =>
+  z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .refine((v) => protocols.some((p) => v.startsWith(`${p}://`)), {
+        message: `must start with ${protocols.map((p) => `${p}://`).join(" or ")}`,
+      })
+      .optional(),
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: urlWithProtocol(["postgres", "postgresql"]),
+  REDIS_URL: urlWithProtocol(["redis", "rediss"]),
+  SMTP_URL: urlWithProtocol(["smtp", "smtps"]),
+  PUBLIC_URL: urlWithProtocol(["http", "https"]),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Seeds the demo catalogue on first start; set to 0 for an empty production site. */
+  SEED_DEMO: z.enum(["0", "1"]).default("1"),
+  /** Time given to in-flight requests on SIGTERM before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  TRUST_PROXY: optionalString,
+});
+
+export interface Config {
+  env: "development" | "production" | "test";
+  dev: boolean;
+  host: string;
+  port: number;
+  dataDir: string;
+  mediaDir: string;
+  uploadsDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  smtpUrl?: string;
+  /** Absolute site address used in canonical URLs, sitemaps and emails. */
+  publicUrl: string;
+  logLevel: string;
+  seedDemo: boolean;
+  shutdownTimeoutMs: number;
+  trustProxy: boolean | string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  return {
+    env: e.NODE_ENV,
+    dev: e.NODE_ENV === "development",
+    host: e.HOST,
+    port: e.PORT,
+    dataDir,
+    mediaDir: path.join(dataDir, "media"),
+    uploadsDir: path.join(dataDir, "uploads"),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ""),
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO === "1",
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,46 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { fail } from "@contracts/envelope";
+import { serverMessages } from "@contracts/messages";
+import { AppError } from "../errors.js";
+
+const CJK = /[\u3400-\u9fff]/;
+
+/** Fastify's own 4xx errors that have a Chinese message of ours. */
+const statusMessages: Record<number, string> = {
+  400: serverMessages.badRequest,
+  403: serverMessages.forbidden,
+  404: serverMessages.notFound,
+  413: serverMessages.payloadTooLarge,
+  415: serverMessages.unsupportedMediaType,
+  429: serverMessages.tooManyRequests,
+};
+
+/**
+ * Every error becomes the API envelope with a Chinese message and a proper status:
+ * schema failures 400 with the rule's own message (contracts carry the spec's texts),
+ * AppError its status and message, other 4xx a generic text, anything else a logged 500.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation.find((v) => CJK.test(v.message ?? ""));
+      return reply.code(400).send(fail(first?.message ?? serverMessages.badRequest));
+    }
+    if (error instanceof AppError) {
+      return reply.code(error.status).send(fail(error.message, error.data));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, "client error");
+      return reply.code(status).send(fail(statusMessages[status] ?? serverMessages.badRequest));
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply.code(500).send(fail(serverMessages.internal));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const apiLike = request.url.startsWith("/api/") || request.url.startsWith("/pandaadmin/");
+    reply.code(404).send(fail(apiLike ? serverMessages.apiNotFound : serverMessages.notFound));
+  });
+}

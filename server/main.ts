@@ -1,0 +1,59 @@
+import { mkdir } from "node:fs/promises";
+import pino from "pino";
+import { buildApp } from "./app.js";
+import { loadConfig } from "./config.js";
+import { openDatabase } from "./db/open.js";
+import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
+import { prepareDemoMedia } from "./modules/media/prepare-demo-media.js";
+
+/** config -> database -> demo data -> app -> listen; SIGTERM finishes in-flight requests first. */
+async function main() {
+  const config = loadConfig();
+  const logger = pino({
+    level: config.logLevel,
+    transport: config.dev ? { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss" } } : undefined,
+  });
+
+  await mkdir(config.mediaDir, { recursive: true });
+  await mkdir(config.uploadsDir, { recursive: true });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  logger.info({ engine: database.engine }, "database ready");
+
+  await ensureAdminAccount(database, logger);
+  if (config.seedDemo) {
+    const media = await prepareDemoMedia(config.dataDir);
+    await seedDemoCatalogue(database, { media, logger });
+  }
+
+  const app = await buildApp({ config, database, logger, web: true });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, "shutting down: finishing in-flight requests");
+    const force = setTimeout(() => {
+      logger.warn("shutdown timed out; exiting");
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      logger.info("shut down cleanly");
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  await app.listen({ host: config.host, port: config.port });
+  logger.info(`DJ搜索引擎网 is up at ${config.publicUrl}`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

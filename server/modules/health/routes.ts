@@ -1,0 +1,16 @@
+import { sql } from "drizzle-orm";
+import type { FastifyPluginAsync } from "fastify";
+import type { DatabaseHandle } from "../../db/open.js";
+
+/** Liveness plus a database round trip, for load balancers and the start script. */
+export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = async (app, opts) => {
+  app.get("/healthz", async (_request, reply) => {
+    try {
+      await opts.database.db.execute(sql`select 1`);
+      return { status: "ok", database: opts.database.engine };
+    } catch (err) {
+      app.log.error({ err }, "health check: database unreachable");
+      return reply.code(503).send({ status: "unavailable", database: opts.database.engine });
+    }
+  });
+};
