@@ -1,19 +1,13 @@
 import path from "node:path";
 import { z } from "zod";
 
-/** Empty environment variables count as unset, so `FOO= npm start` means "use the default". */
-const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
-
 const urlWithProtocol = (protocols: string[]) =>
-  z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z
-      .string()
-      .refine((v) => protocols.some((p) => v.startsWith(`${p}://`)), {
-        message: `must start with ${protocols.map((p) => `${p}://`).join(" or ")}`,
-      })
-      .optional(),
-  );
+  z
+    .string()
+    .refine((v) => protocols.some((p) => v.startsWith(`${p}://`)), {
+      message: `must start with ${protocols.map((p) => `${p}://`).join(" or ")}`,
+    })
+    .optional();
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -29,7 +23,7 @@ const envSchema = z.object({
   SEED_DEMO: z.enum(["0", "1"]).default("1"),
   /** Time given to in-flight requests on SIGTERM before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  TRUST_PROXY: optionalString,
+  TRUST_PROXY: z.string().optional(),
 });
 
 export interface Config {
@@ -53,8 +47,10 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Empty environment variables count as unset, so `FOO= npm start` means "use the default". */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);

@@ -1,0 +1,54 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+describe("loadConfig", () => {
+  it("runs on embedded defaults with an empty environment", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe(path.resolve("./data"));
+    expect(config.mediaDir).toBe(path.join(config.dataDir, "media"));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.seedDemo).toBe(true);
+    expect(config.dev).toBe(true);
+  });
+
+  it("reads every documented variable", () => {
+    const config = loadConfig({
+      NODE_ENV: "production",
+      PORT: "8080",
+      DATA_DIR: "/srv/dj",
+      DATABASE_URL: "postgres://u@db:5432/dj",
+      REDIS_URL: "redis://cache:6379",
+      SMTP_URL: "smtp://mail:25",
+      PUBLIC_URL: "https://dj.example.cn/",
+      SEED_DEMO: "0",
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      dataDir: "/srv/dj",
+      uploadsDir: "/srv/dj/uploads",
+      databaseUrl: "postgres://u@db:5432/dj",
+      redisUrl: "redis://cache:6379",
+      smtpUrl: "smtp://mail:25",
+      publicUrl: "https://dj.example.cn",
+      seedDemo: false,
+      dev: false,
+    });
+  });
+
+  it("treats empty variables as unset", () => {
+    const config = loadConfig({ DATABASE_URL: "", PORT: "" });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.port).toBe(3000);
+  });
+
+  it("refuses malformed values with a message naming the variable", () => {
+    expect(() => loadConfig({ PORT: "http" })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ REDIS_URL: "localhost:6379" })).toThrow(/REDIS_URL/);
+  });
+});
