@@ -30,11 +30,12 @@ done
 # 3. One loop as AAC in MP4 (moov first, so playback starts before the whole file arrives).
 ff -i "$BUILD/loop2-disco-d-minor.1x.wav" -c:a aac -b:a 128k -movflags +faststart "$OUT/audio/loop2-disco-d-minor.m4a"
 
-# 4. HLS VOD: three loops back to back (~90 s), AAC in MPEG-TS, 6 s segments.
+# 4. HLS VOD: three loops back to back (~90 s), AAC in fragmented MP4 (.m4s), 6 s segments.
+#    fMP4 rather than MPEG-TS: ".ts" segments would look like TypeScript to every tool here.
 printf "file '%s'\n" "$BUILD"/loop3-*.1x.wav "$BUILD"/loop1-*.1x.wav "$BUILD"/loop4-*.1x.wav > "$BUILD/hls.txt"
 ff -f concat -safe 0 -i "$BUILD/hls.txt" -c:a aac -b:a 128k -ar 44100 \
-  -f hls -hls_time 6 -hls_playlist_type vod -hls_segment_type mpegts \
-  -hls_segment_filename "$OUT/hls/demo-mix/seg-%03d.ts" "$OUT/hls/demo-mix/index.m3u8"
+  -f hls -hls_time 6 -hls_playlist_type vod -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 \
+  -hls_segment_filename "$OUT/hls/demo-mix/seg-%03d.m4s" "$OUT/hls/demo-mix/index.m3u8"
 
 # 5. A 30 s H.264/AAC music video: animated gradient, spectrum bars and waveform of loop 4.
 ff -i "$BUILD/loop4-electro-f-minor.1x.wav" \
