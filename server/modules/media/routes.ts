@@ -1,0 +1,53 @@
+/**
+ * Media routes: `mediaDir` at /media/* (demo and local catalogue media) and `uploadsDir` at
+ * /uploads/* (user and admin uploads), both with HTTP Range and traversal-proof paths.
+ */
+import { mkdir, realpath } from "node:fs/promises";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { resolveInside } from "./safe-path";
+import { serveFile } from "./serve-file";
+
+export interface MediaRoutesOptions {
+  mediaDir: string;
+  uploadsDir: string;
+}
+
+interface Mount {
+  prefix: string;
+  dir: string;
+  cacheControl: string;
+}
+
+const MOUNTS = (o: MediaRoutesOptions): Mount[] => [
+  // Demo and catalogue media rarely change; validators make revalidation cheap anyway.
+  { prefix: "/media/", dir: o.mediaDir, cacheControl: "public, max-age=86400" },
+  // An upload may be replaced under the same name (an edited cover): revalidate sooner.
+  { prefix: "/uploads/", dir: o.uploadsDir, cacheControl: "public, max-age=3600" },
+];
+
+export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, opts) => {
+  for (const mount of MOUNTS(opts)) {
+    await mkdir(mount.dir, { recursive: true });
+    const rootReal = await realpath(mount.dir);
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      // The raw URL, not the router's decoded wildcard: each segment is decoded exactly once.
+      const raw = request.raw.url ?? "";
+      const q = raw.indexOf("?");
+      const path = q < 0 ? raw : raw.slice(0, q);
+      if (!path.startsWith(mount.prefix)) return reply.code(404).send();
+      const resolved = await resolveInside(rootReal, path.slice(mount.prefix.length));
+      if (!resolved.ok) {
+        return reply.code(resolved.status).header("x-content-type-options", "nosniff").send();
+      }
+      try {
+        return await serveFile(request, reply, resolved.file, { cacheControl: mount.cacheControl });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") return reply.code(404).send();
+        if (code === "EACCES" || code === "EPERM") return reply.code(403).send();
+        throw err;
+      }
+    };
+    app.route({ method: ["GET", "HEAD"], url: `${mount.prefix}*`, exposeHeadRoute: false, handler });
+  }
+};
