@@ -121,8 +121,14 @@ export function parseMp3(buf: Uint8Array): Mp3Stream {
   let hasXingFrame = false;
   while (offset < end) {
     const h = readFrameHeader(buf, offset);
-    // A header only counts if the next frame (or the end) follows it: guards against false syncs.
-    const valid = h && offset + h.length <= end && (offset + h.length === end || readFrameHeader(buf, offset + h.length));
+    // Before the stream is locked on, a header only counts if the next frame (or the end)
+    // follows it: that guards against false syncs in tags or junk.
+    const fits = h !== null && offset + h.length <= end;
+    const valid =
+      fits &&
+      (offset + h.length === end ||
+        readFrameHeader(buf, offset + h.length) !== null ||
+        (first !== null && h.version === first.version && h.layer === first.layer && h.sampleRate === first.sampleRate));
     if (!h || !valid) {
       offset++;
       junkBytes++;
