@@ -18,8 +18,9 @@ export async function startMediaServer(
   setup?: (app: FastifyInstance) => void | Promise<void>,
 ): Promise<{ app: FastifyInstance; port: number }> {
   const app = Fastify();
-  await app.register(mediaRoutes, opts);
+  // Set-up first: a root hook only reaches plugins registered after it.
   await setup?.(app);
+  await app.register(mediaRoutes, opts);
   await app.listen({ port: 0, host: "127.0.0.1" });
   return { app, port: (app.server.address() as AddressInfo).port };
 }
