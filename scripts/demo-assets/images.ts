@@ -5,8 +5,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { launchBrowser } from "../../e2e/browser";
-import { bannerDesigns, coverDesigns, logoDesigns, noImageDesign } from "./image-designs";
+import { launchBrowser } from "../../e2e/browser.js";
+import { bannerDesigns, coverDesigns, logoDesigns, noImageDesign } from "./image-designs.js";
 
 const outDir = process.argv[2];
 if (!outDir) throw new Error("usage: images.ts OUT_DIR");

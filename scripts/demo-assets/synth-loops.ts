@@ -3,7 +3,7 @@
  * exactly 1148 MPEG audio frames (1148 × 1152 samples at 44.1 kHz, 29.989 s), so whole loops
  * can be cut from an encoding at frame boundaries and chained into a long mix without drift.
  */
-import { kick, LoopBuffer, master, noiseHit, rng, tone, type ToneOpts, SAMPLE_RATE } from "./synth-dsp";
+import { kick, LoopBuffer, master, noiseHit, rng, tone, type ToneOpts, SAMPLE_RATE } from "./synth-dsp.js";
 
 export const FRAMES_PER_LOOP = 1148;
 export const LOOP_SAMPLES = FRAMES_PER_LOOP * 1152;

@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { wavFile } from "./synth-dsp";
-import { DESIGNS, renderLoop } from "./synth-loops";
+import { wavFile } from "./synth-dsp.js";
+import { DESIGNS, renderLoop } from "./synth-loops.js";
 
 const [outDir, repeats = "3"] = process.argv.slice(2);
 if (!outDir) throw new Error("usage: synth.ts OUT_DIR [repeats]");

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { open, rename, rm, stat } from "node:fs/promises";
-import { mainDataBegin, parseMp3, readFrameHeader } from "./mp3-frames";
+import { mainDataBegin, parseMp3, readFrameHeader } from "./mp3-frames.js";
 
 /** 11 "tracks" of 12 loop repeats (~6 min each): 132 loops, 65 min 58.5 s. */
 export const LONG_MIX_TRACKS = 11;

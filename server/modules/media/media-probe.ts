@@ -2,7 +2,7 @@
  * Durations of the demo formats, read from the files themselves so the catalogue never
  * carries a made-up length: MP4/M4A from the movie header, HLS from its playlist, mp3 by frames.
  */
-import { parseMp3 } from "./mp3-frames";
+import { parseMp3 } from "./mp3-frames.js";
 
 /** Walks ISO-BMFF boxes in [start, end) and returns the payload range of the first `type`. */
 function findBox(buf: Buffer, type: string, start: number, end: number): [number, number] | null {

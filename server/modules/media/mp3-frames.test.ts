@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mainDataBegin, parseMp3, readFrameHeader } from "./mp3-frames";
+import { mainDataBegin, parseMp3, readFrameHeader } from "./mp3-frames.js";
 
 /** A silent MPEG-1 Layer III frame: 128 kbps, 44.1 kHz, stereo, no CRC. */
 function frame(padding = false, xing = false): Buffer {

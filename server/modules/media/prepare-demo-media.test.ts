@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm, stat, truncate, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LONG_MIX_TRACKS, REPEATS_PER_TRACK } from "./long-mix";
-import { hlsDurationSec, mp4DurationSec } from "./media-probe";
-import { parseMp3 } from "./mp3-frames";
-import { LONG_MIX_PATH, prepareDemoMedia, type PreparedDemoMedia } from "./prepare-demo-media";
+import { LONG_MIX_TRACKS, REPEATS_PER_TRACK } from "./long-mix.js";
+import { hlsDurationSec, mp4DurationSec } from "./media-probe.js";
+import { parseMp3 } from "./mp3-frames.js";
+import { LONG_MIX_PATH, prepareDemoMedia, type PreparedDemoMedia } from "./prepare-demo-media.js";
 
 let dataDir: string;
 let first: PreparedDemoMedia;

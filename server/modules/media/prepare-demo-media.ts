@@ -7,10 +7,10 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/pr
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DemoMedia, DemoMediaFile } from "./demo-media.types";
-import { buildLongMix, type LongMixTrack } from "./long-mix";
-import { hlsDurationSec, mp3DurationSec, mp4DurationSec, round3 } from "./media-probe";
-import { mimeTypeOf } from "./mime";
+import type { DemoMedia, DemoMediaFile } from "./demo-media.types.js";
+import { buildLongMix, type LongMixTrack } from "./long-mix.js";
+import { hlsDurationSec, mp3DurationSec, mp4DurationSec, round3 } from "./media-probe.js";
+import { mimeTypeOf } from "./mime.js";
 
 /** The committed demo assets (repository root/assets/demo). */
 export const DEMO_ASSETS_DIR = fileURLToPath(new URL("../../../assets/demo/", import.meta.url));

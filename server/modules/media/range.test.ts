@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { etagMatches, parseRange } from "./range";
+import { etagMatches, parseRange } from "./range.js";
 
 describe("parseRange", () => {
   it.each([

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, startMediaServer } from "./test-http";
+import { rawRequest, startMediaServer } from "./test-http.js";
 
 let root: string;
 let app: FastifyInstance;

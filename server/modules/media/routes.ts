@@ -4,8 +4,8 @@
  */
 import { mkdir, realpath } from "node:fs/promises";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { resolveInside } from "./safe-path";
-import { serveFile } from "./serve-file";
+import { resolveInside } from "./safe-path.js";
+import { serveFile } from "./serve-file.js";
 
 export interface MediaRoutesOptions {
   mediaDir: string;

@@ -6,8 +6,8 @@
 import { open } from "node:fs/promises";
 import { basename } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { contentPolicy } from "./mime";
-import { etagMatches, parseRange } from "./range";
+import { contentPolicy } from "./mime.js";
+import { etagMatches, parseRange } from "./range.js";
 
 export interface ServeOptions {
   /** Cache-Control for everything but playlists (HLS playlists are always revalidated). */

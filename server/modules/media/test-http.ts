@@ -5,7 +5,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
-import { mediaRoutes, type MediaRoutesOptions } from "./routes";
+import { mediaRoutes, type MediaRoutesOptions } from "./routes.js";
 
 export interface RawResponse {
   status: number;
