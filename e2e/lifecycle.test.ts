@@ -1,0 +1,73 @@
+import { readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type RunningSite, startSite } from "./site.js";
+
+/** The biggest demo media file: the generated 60-minute mix. */
+async function largestMediaFile(mediaDir: string) {
+  let best = { rel: "", size: 0 };
+  for (const entry of await readdir(mediaDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    const { size } = await stat(full);
+    if (size > best.size) best = { rel: path.relative(mediaDir, full), size };
+  }
+  return best;
+}
+
+const ADMIN_PASSWORD_LINE = /管理员|admin/i;
+
+describe("site lifecycle on embedded defaults", () => {
+  let dataDir = "";
+  let site: RunningSite | undefined;
+
+  afterAll(async () => {
+    await site?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("starts on PGlite with the demo catalogue and answers health checks", async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "djsite-life-"));
+    site = await startSite({ dataDir });
+    const health = await fetch(`${site.url}/healthz`).then((r) => r.json());
+    expect(health).toEqual({ status: "ok", database: "pglite" });
+    expect(site.output()).toMatch(ADMIN_PASSWORD_LINE);
+  });
+
+  it("serves demo media with HTTP Range", async () => {
+    const file = await largestMediaFile(path.join(dataDir, "media"));
+    expect(file.size).toBeGreaterThan(20_000_000);
+    const res = await fetch(`${site!.url}/media/${file.rel}`, { headers: { Range: "bytes=0-99" } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get("accept-ranges")).toBe("bytes");
+    expect(res.headers.get("content-range")).toBe(`bytes 0-99/${file.size}`);
+    expect((await res.arrayBuffer()).byteLength).toBe(100);
+  });
+
+  it("finishes an in-flight download on SIGTERM, then exits cleanly", async () => {
+    const file = await largestMediaFile(path.join(dataDir, "media"));
+    const res = await fetch(`${site!.url}/media/${file.rel}`);
+    const reader = res.body!.getReader();
+    let received = (await reader.read()).value!.byteLength;
+
+    const exit = site!.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+    }
+    expect(received).toBe(file.size);
+    expect(await exit).toBe(0);
+    expect(site!.output()).toContain("shut down cleanly");
+  });
+
+  it("restarts on the same data without printing the admin password again", async () => {
+    site = await startSite({ dataDir });
+    const health = await fetch(`${site.url}/healthz`).then((r) => r.json());
+    expect(health.status).toBe("ok");
+    expect(site.output()).not.toMatch(ADMIN_PASSWORD_LINE);
+  });
+});
