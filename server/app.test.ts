@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { buildApp } from "./app.js";
+import { loadConfig } from "./config.js";
+import type { DatabaseHandle } from "./db/open.js";
+import { createTestDatabase, testEngines } from "./testing/test-db.js";
+
+describe.each(testEngines())("buildApp on %s", (engine) => {
+  let app: FastifyInstance;
+  let database: DatabaseHandle;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "djapp-"));
+    database = await createTestDatabase(engine);
+    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir });
+    app = await buildApp({ config, database, logger: false });
+    // Probe routes exercise the shared error handling the real modules rely on.
+    const probeBody = z.object({ n: z.number({ error: "n 必须是数字" }) });
+    app.post("/api/_probe", { schema: { body: probeBody } }, async () => ({ ok: true }));
+    app.get("/api/_boom", async () => {
+      throw new Error("secret internal detail");
+    });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("answers /healthz with a database round trip", async () => {
+    const res = await app.inject("/healthz");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok", database: engine });
+  });
+
+  it("sends security headers and a CSP with a fresh script nonce per response", async () => {
+    const a = await app.inject("/healthz");
+    const b = await app.inject("/healthz");
+    const csp = String(a.headers["content-security-policy"]);
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}'/);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toMatch(/style-src[^;]*nonce/);
+    expect(b.headers["content-security-policy"]).not.toBe(csp);
+    expect(a.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("answers unknown API paths with the 404 envelope", async () => {
+    const res = await app.inject("/api/no/such/thing");
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 0, msg: "接口不存在" });
+  });
+
+  it("turns schema failures into 400 with the rule's Chinese message", async () => {
+    const res = await app.inject({ method: "POST", url: "/api/_probe", payload: { n: "x" } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 0, msg: "n 必须是数字" });
+  });
+
+  it("turns malformed JSON into 400, not 500", async () => {
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/_probe",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 0, msg: "请求参数错误" });
+  });
+
+  it("hides internal errors behind 服务器内部错误", async () => {
+    const res = await app.inject("/api/_boom");
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toMatchObject({ code: 0, msg: "服务器内部错误" });
+    expect(res.body).not.toContain("secret");
+  });
+
+  it("publishes an OpenAPI document of the /api routes", async () => {
+    const res = await app.inject("/api/docs/json");
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.title).toBe("DJ搜索引擎网 API");
+    expect(Object.keys(doc.paths)).toContain("/api/_probe");
+    expect(doc.paths["/healthz"]).toBeUndefined();
+  });
+});
