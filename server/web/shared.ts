@@ -1,0 +1,12 @@
+import type { AppLoadContext } from "react-router";
+
+/** Renders one page request (production build or Vite's current build in development). */
+export type PageHandler = (request: Request, context: AppLoadContext) => Promise<Response>;
+
+/** Paths that belong to the API, media and health plugins; an unknown one is their 404. */
+export const DEFAULT_EXCLUDED_PREFIXES = ["/api/", "/media/", "/uploads/", "/healthz"] as const;
+
+export function isExcluded(url: string, prefixes: readonly string[]): boolean {
+  const path = url.split("?", 1)[0];
+  return prefixes.some((p) => path === p.replace(/\/$/, "") || path.startsWith(p));
+}
