@@ -6,7 +6,11 @@ export type PageHandler = (request: Request, context: AppLoadContext) => Promise
 /** Paths that belong to the API, media and health plugins; an unknown one is their 404. */
 export const DEFAULT_EXCLUDED_PREFIXES = ["/api/", "/media/", "/uploads/", "/healthz"] as const;
 
+/** Whether a URL lies under one of the prefixes, matched by whole path segments. */
 export function isExcluded(url: string, prefixes: readonly string[]): boolean {
   const path = url.split("?", 1)[0];
-  return prefixes.some((p) => path === p.replace(/\/$/, "") || path.startsWith(p));
+  return prefixes.some((prefix) => {
+    const bare = prefix.replace(/\/$/, "");
+    return path === bare || path.startsWith(`${bare}/`);
+  });
 }

@@ -1,6 +1,6 @@
 import { ConfigProvider } from "antd";
 import zhCN from "antd/locale/zh_CN";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { SafeErrorPage } from "./components/errors/ErrorPage";
 import { useNonce } from "./lib/nonce";
@@ -10,11 +10,18 @@ import type { Route } from "./+types/root";
 
 export const meta = () => pageMeta();
 
+/** Button labels stay as written (antd would space out two-character ones: "登 录"). */
+const BUTTON_CONFIG = { autoInsertSpace: false };
+
 /** Base styles every page needs before any stylesheet arrives (inline: no extra request). */
 const BASE_CSS = `html,body{margin:0;padding:0}body{font-family:${FONT_FAMILY};background:${colors.page};color:#1f1b2e;-webkit-font-smoothing:antialiased;text-rendering:optimizeLegibility}`;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // Marks the document once React owns it (tests and monitoring wait for this).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "1";
+  }, []);
   return (
     <html lang="zh-CN">
       <head>
@@ -29,7 +36,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         {/* antd's <App> (message/modal/notification context) wraps the admin layout only; the
             public layouts provide messages alone, see components/feedback.tsx. */}
-        <ConfigProvider locale={zhCN} theme={theme}>
+        <ConfigProvider locale={zhCN} theme={theme} button={BUTTON_CONFIG}>
           {children}
         </ConfigProvider>
         <ScrollRestoration nonce={nonce} />

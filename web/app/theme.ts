@@ -25,6 +25,7 @@ export const theme: ThemeConfig = {
   },
   components: {
     Layout: {
+      triggerBg: "#1d1930",
       headerBg: colors.chrome,
       siderBg: colors.chrome,
       bodyBg: colors.page,

@@ -27,13 +27,15 @@ function memoryStorage(initial: Record<string, string> = {}) {
   };
 }
 
-function setup(opts: {
-  tokens?: Record<string, string>;
-  user?: SessionUser | null;
-  admin?: AdminInfo | null;
-  currentUser?: (token: string) => Promise<SessionUser | null>;
-  currentAdmin?: (token: string) => Promise<AdminInfo | null>;
-} = {}) {
+function setup(
+  opts: {
+    tokens?: Record<string, string>;
+    user?: SessionUser | null;
+    admin?: AdminInfo | null;
+    currentUser?: (token: string) => Promise<SessionUser | null>;
+    currentAdmin?: (token: string) => Promise<AdminInfo | null>;
+  } = {},
+) {
   const tokens = memoryStorage(opts.tokens);
   const pending = memoryStorage();
   const state = { user: opts.user ?? null, admin: opts.admin ?? null };

@@ -47,9 +47,9 @@ describe("chunk reload guard", () => {
   });
 
   it("recognises the browsers' chunk-load errors only", () => {
-    expect(isChunkLoadError(new TypeError("Failed to fetch dynamically imported module: /a.js"))).toBe(
-      true,
-    );
+    expect(
+      isChunkLoadError(new TypeError("Failed to fetch dynamically imported module: /a.js")),
+    ).toBe(true);
     expect(isChunkLoadError(new TypeError("error loading dynamically imported module"))).toBe(true);
     expect(isChunkLoadError(new TypeError("Importing a module script failed."))).toBe(true);
     expect(isChunkLoadError(new Error("Unable to preload CSS for /assets/x.css"))).toBe(true);

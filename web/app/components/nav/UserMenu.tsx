@@ -1,10 +1,9 @@
 import { UserOutlined } from "@ant-design/icons";
 import { Avatar, Dropdown, type MenuProps } from "antd";
-import { useLocation, useNavigate } from "react-router";
-import { TOKEN_KEY } from "../../session/keys";
-import { useSession, type SessionUser } from "../../session/store";
-import { useSiteMessage } from "../feedback";
+import { useNavigate } from "react-router";
+import type { SessionUser } from "../../session/store";
 import styles from "./top-nav.module.css";
+import { useLogout } from "./use-logout";
 
 const ITEMS: MenuProps["items"] = [
   { key: "/user/favorites", label: "我的收藏" },
@@ -17,30 +16,11 @@ const ITEMS: MenuProps["items"] = [
 /** The logged-in user's dropdown (spec section 2, Top nav). */
 export default function UserMenu({ user }: { user: SessionUser }) {
   const navigate = useNavigate();
-  const { pathname } = useLocation();
-  const message = useSiteMessage();
-
-  async function logout() {
-    const token = window.localStorage.getItem(TOKEN_KEY);
-    // The accounts issue makes this call meaningful; the local logout must not wait for it.
-    if (token) {
-      void fetch("/api/user/logout", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}` },
-      }).catch(() => undefined);
-    }
-    // Leave a /user/ page first (spec: logout there goes to /), so its guard sees no logout.
-    if (pathname.startsWith("/user/")) await navigate("/");
-    window.localStorage.removeItem(TOKEN_KEY);
-    useSession.getState().setUser(null);
-    void message.success("退出成功");
-  }
-
+  const logout = useLogout();
   const onClick: MenuProps["onClick"] = ({ key }) => {
-    if (key === "logout") void logout();
+    if (key === "logout") logout();
     else void navigate(key);
   };
-
   return (
     <Dropdown menu={{ items: ITEMS, onClick }} placement="bottomRight" trigger={["click", "hover"]}>
       <button type="button" className={styles.user}>
