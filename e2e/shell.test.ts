@@ -260,6 +260,29 @@ describe("web shell (production build, CSP on)", () => {
     await context.close();
   });
 
+  it("a chunk that fails to load reloads the page, at most once a minute", async () => {
+    const { context, page } = await newPage();
+    await page.route(/\/assets\/LoginDialog-[^/]*\.js$/, (route) => route.abort());
+    await page.goto(`${base}/`);
+    await hydrated(page);
+    await page.evaluate(() => ((window as unknown as { __doc: number }).__doc = 1));
+
+    const reloaded = page.waitForEvent("load");
+    await page.getByRole("button", { name: "登录" }).click();
+    await reloaded;
+    await hydrated(page);
+    expect(await page.evaluate(() => "__doc" in window)).toBe(false);
+    expect(await page.evaluate(() => sessionStorage.getItem("chunk-reload-at"))).toMatch(/^\d+$/);
+
+    // Within 60 s: no second reload, the page stays usable and says so.
+    await page.evaluate(() => ((window as unknown as { __doc: number }).__doc = 2));
+    await page.getByRole("button", { name: "登录" }).click();
+    await page.getByText("加载失败，请重试").waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __doc?: number }).__doc)).toBe(2);
+    await page.getByRole("heading", { name: "首页" }).waitFor();
+    await context.close();
+  });
+
   it("client-side navigation keeps the document and the player slot", async () => {
     const { context, page, problems } = await newPage();
     await page.goto(`${base}/`);

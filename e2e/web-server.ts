@@ -1,5 +1,5 @@
 import { execSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -11,9 +11,30 @@ import { registerWeb } from "../server/web/index";
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER_ENTRY = path.join(ROOT, "build", "server", "index.js");
 
-/** The e2e suite runs against the production build; build it once when it is missing. */
+const BUILD_INPUTS = [
+  "web",
+  "public",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "package-lock.json",
+];
+
+function newestMtime(file: string): number {
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(file).map((f) => newestMtime(path.join(file, f))));
+}
+
+/**
+ * The e2e suite runs against the production build: build it when it is missing or older than
+ * its sources (so a stale build never hides a change).
+ */
 export function ensureWebBuild() {
-  if (!existsSync(SERVER_ENTRY)) execSync("npm run build", { cwd: ROOT, stdio: "inherit" });
+  const built = existsSync(SERVER_ENTRY) ? statSync(SERVER_ENTRY).mtimeMs : 0;
+  const inputs = BUILD_INPUTS.map((f) => path.join(ROOT, f)).filter((f) => existsSync(f));
+  if (built < Math.max(...inputs.map(newestMtime))) {
+    execSync("npm run build", { cwd: ROOT, stdio: "inherit" });
+  }
 }
 
 export async function loadServerBuild(): Promise<ServerBuild> {

@@ -1,20 +1,26 @@
-import { lazy, Suspense, useEffect, useState } from "react";
-import { importWithReload } from "../../lib/chunk-reload";
+import { useEffect, useState } from "react";
+import { LazyPart } from "../LazyPart";
 import { useLoginDialog } from "./login-dialog-store";
 
 // The dialog (Modal, Tabs, Form) stays out of the initial bundle until someone opens it.
-const LoginDialog = lazy(importWithReload(() => import("./LoginDialog")));
+const loadDialog = () => import("./LoginDialog");
 
 export function LoginDialogHost() {
   const open = useLoginDialog((s) => s.open);
+  const close = useLoginDialog((s) => s.close);
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
     if (open) setWanted(true);
   }, [open]);
   if (!wanted) return null;
   return (
-    <Suspense fallback={null}>
-      <LoginDialog />
-    </Suspense>
+    <LazyPart
+      load={loadDialog}
+      props={{}}
+      onFail={() => {
+        close();
+        setWanted(false);
+      }}
+    />
   );
 }

@@ -26,9 +26,9 @@ export function LoginForm({
           忘记密码？
         </Link>
         {onRegister ? (
-          <a onClick={onRegister} role="button" tabIndex={0}>
+          <button type="button" className={styles.linkButton} onClick={onRegister}>
             注册账号
-          </a>
+          </button>
         ) : null}
       </div>
       <Button type="primary" htmlType="submit" block size="large">

@@ -1,19 +1,19 @@
 import { Button } from "antd";
-import { lazy, Suspense, useEffect } from "react";
+import { useEffect } from "react";
 import { Link, useLocation } from "react-router";
 import { checkSession } from "../../guards/accounts";
 import { browserGuardDeps } from "../../guards/browser";
-import { importWithReload } from "../../lib/chunk-reload";
 import { SITE_NAME } from "../../lib/site";
 import { useSession } from "../../session/store";
 import { useLoginDialog } from "../account/login-dialog-store";
+import { LazyPart } from "../LazyPart";
 import { Logo } from "./Logo";
 import type { NavItem } from "./nav-items";
 import { NavMenu } from "./NavMenu";
 import styles from "./top-nav.module.css";
 
 // Only logged-in visitors need the dropdown; guests never download it.
-const UserMenu = lazy(importWithReload(() => import("./UserMenu")));
+const loadUserMenu = () => import("./UserMenu");
 
 /** Top navigation bar of the default and user layouts (spec section 2, Top nav). */
 export function TopNav({ items }: { items: readonly NavItem[] }) {
@@ -36,9 +36,11 @@ export function TopNav({ items }: { items: readonly NavItem[] }) {
         <NavMenu items={items} pathname={pathname} />
         <div className={styles.actions}>
           {user ? (
-            <Suspense fallback={<span className={styles.userPending} />}>
-              <UserMenu user={user} />
-            </Suspense>
+            <LazyPart
+              load={loadUserMenu}
+              props={{ user }}
+              fallback={<span className={styles.userPending} />}
+            />
           ) : (
             <Button type="primary" onClick={() => showLogin("login")}>
               登录
