@@ -11,6 +11,7 @@ describe("paths owned by other plugins", () => {
       "/api/forntend/index?x=1",
       "/media/a.mp3",
       "/uploads/a.png",
+      "/pandaadmin/index/logout",
       "/healthz",
       "/healthz?full=1",
     ]) {
@@ -21,6 +22,7 @@ describe("paths owned by other plugins", () => {
       "/apidocs",
       "/site/1.html",
       "/panda/",
+      "/pandaX",
       "/healthzz",
       "/user/profile?api/",
     ]) {
