@@ -1,0 +1,306 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { ServerBuild } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser";
+import {
+  adminOnlyScripts,
+  loadServerBuild,
+  ROOT,
+  startWebServer,
+  watchProblems,
+} from "./web-server";
+
+const SCREENS = path.join(ROOT, "test-results", "screens");
+const ADMIN_MENU_TEXTS = ["系统管理", "内容管理", "用户管理", "区块管理", "采集数据"];
+
+let app: FastifyInstance;
+let base: string;
+let browser: Browser;
+let build: ServerBuild;
+
+beforeAll(async () => {
+  mkdirSync(SCREENS, { recursive: true });
+  ({ app, url: base } = await startWebServer());
+  build = await loadServerBuild();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: "zh-CN",
+  });
+  const page = await context.newPage();
+  const problems = await watchProblems(page);
+  return { context, page, problems };
+}
+
+/** React has hydrated once the login button opens the dialog; also waits for idle network. */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+}
+
+describe("web shell (production build, CSP on)", () => {
+  it("server-renders the Chinese home shell before any JavaScript", async () => {
+    const response = await fetch(`${base}/`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    const html = await response.text();
+    expect(html).toMatch(/^<!DOCTYPE html><html lang="zh-CN">/);
+    expect(html).toContain("<title>DJ搜索引擎网</title>");
+    expect(html).toContain(">首页<");
+    expect(html).toContain(">串烧舞曲<");
+    expect(html).toContain(">登录<");
+    expect(html).toContain("data-player-slot");
+    // antd styles are inlined in <head>, so the first paint is styled.
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toMatch(/<style[^>]*data-css-hash/);
+    expect(head).toContain(".ant-btn");
+    // Every inline script carries this response's nonce.
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]);
+    expect(inline.length).toBeGreaterThan(0);
+    for (const attrs of inline) expect(attrs).toContain(`nonce="${nonce}"`);
+    for (const text of ADMIN_MENU_TEXTS) expect(html).not.toContain(text);
+  });
+
+  it("hydrates in Chinese with no console errors and no CSP violations", async () => {
+    const { context, page, problems } = await newPage();
+    await page.goto(`${base}/`);
+    await hydrated(page);
+    await expect(page.title()).resolves.toBe("DJ搜索引擎网");
+    await page.getByRole("navigation", { name: "主导航" }).waitFor();
+    expect(await page.getByRole("link", { name: "DJ搜索引擎网" }).isVisible()).toBe(true);
+    const font = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
+    expect(font).toContain("Noto Sans CJK SC");
+    await page.screenshot({ path: path.join(SCREENS, "home.png") });
+
+    await page.getByRole("button", { name: "登录" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("tab", { name: "注册" }).waitFor();
+    expect(await dialog.getByRole("tab", { name: "登录" }).isVisible()).toBe(true);
+    // offsetWidth ignores the opening animation's scale transform.
+    const width = await page
+      .locator(".ant-modal")
+      .evaluate((el) => (el as HTMLElement).offsetWidth);
+    expect(width).toBe(400);
+    await page.waitForTimeout(400); // opening animation, for the picture
+    await page.screenshot({ path: path.join(SCREENS, "login-dialog.png") });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("unknown addresses answer 404 and the link goes home", async () => {
+    const raw = await fetch(`${base}/no/such/page`);
+    expect(raw.status).toBe(404);
+    expect(await raw.text()).toContain("This page could not be found");
+
+    const { context, page, problems } = await newPage();
+    const response = await page.goto(`${base}/no/such/page`);
+    expect(response?.status()).toBe(404);
+    await page.getByText("This page could not be found", { exact: true }).waitFor();
+    await hydrated(page);
+    await page.screenshot({ path: path.join(SCREENS, "not-found.png") });
+    await page.getByRole("link", { name: "Back to the home page" }).click();
+    await page.waitForURL(`${base}/`);
+    await page.getByRole("heading", { name: "首页" }).waitFor();
+    expect(problems.filter((p) => !p.includes("404"))).toEqual([]);
+    await context.close();
+  });
+
+  it("a detail address of the wrong shape is 404 页面不存在", async () => {
+    const { context, page } = await newPage();
+    const response = await page.goto(`${base}/site/abc`);
+    expect(response?.status()).toBe(404);
+    await page.getByText("页面不存在", { exact: true }).waitFor();
+    const ok = await page.goto(`${base}/sutie/12.html`);
+    expect(ok?.status()).toBe(200);
+    await page.getByRole("heading", { name: "套曲详情" }).waitFor();
+    // The suite page has its own player controls: the bar is hidden there.
+    expect(await page.locator("[data-player-slot]").isHidden()).toBe(true);
+    await context.close();
+  });
+
+  it("strips a trailing .html from category addresses", async () => {
+    const response = await fetch(`${base}/sort/club.html?page=2`, { redirect: "manual" });
+    expect(response.status).toBe(301);
+    expect(response.headers.get("location")).toBe("/sort/club?page=2");
+  });
+
+  it("sends a guest from /user/profile to /login and remembers the target", async () => {
+    const { context, page, problems } = await newPage();
+    await page.goto(`${base}/user/profile`);
+    await page.waitForURL(`${base}/login`);
+    await page.getByRole("heading", { name: "登录" }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("login_redirect"))).toBe(
+      "/user/profile",
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a logged-in user: user area, /login sends on, logout on a /user/ page goes home", async () => {
+    const { context, page, problems } = await newPage();
+    // The accounts API arrives with the accounts issue: stub only its two endpoints.
+    const envelope = (data: unknown) => ({
+      contentType: "application/json",
+      body: JSON.stringify({ code: 1, msg: "", time: 0, data }),
+    });
+    await page.route("**/api/user/isloging", (route) =>
+      route.fulfill(envelope({ id: 1, username: "dj_lover", nickname: "夜店小王子" })),
+    );
+    await page.route("**/api/user/logout", (route) => route.fulfill(envelope(null)));
+    await page.goto(`${base}/`);
+    await page.evaluate(() => localStorage.setItem("token", "user-token"));
+
+    await page.goto(`${base}/user/favorites`);
+    await page.getByRole("heading", { name: "我的收藏" }).waitFor();
+    expect(await page.getByRole("navigation", { name: "用户中心" }).isVisible()).toBe(true);
+    await page.getByText("夜店小王子").waitFor();
+
+    await page.goto(`${base}/login`);
+    await page.waitForURL(`${base}/user/profile`);
+    await page.getByRole("heading", { name: "个人资料" }).waitFor();
+
+    await page.getByText("夜店小王子").hover();
+    await page.getByRole("menuitem", { name: "退出登录" }).click();
+    await page.waitForURL(`${base}/`);
+    await page.getByText("退出成功").waitFor();
+    await page.getByRole("button", { name: "登录" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("sends a guest from /panda/ to /panda/login", async () => {
+    const { context, page, problems } = await newPage();
+    await page.goto(`${base}/panda/`);
+    await page.waitForURL(`${base}/panda/login`);
+    await page.getByRole("heading", { name: "后台登录" }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("renders the admin layout for a logged-in admin; the side menu collapses to 64px", async () => {
+    const { context, page, problems } = await newPage();
+    // The admin API arrives with the admin issue: stub only its check endpoint.
+    await page.route("**/api/pandaadmin/check", (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify({ code: 1, msg: "", time: 0, data: { id: 1, username: "admin" } }),
+      }),
+    );
+    await context.addInitScript(() => localStorage.setItem("admin_token", "test-admin-token"));
+    await page.goto(`${base}/panda/`);
+    const sider = page.getByTestId("admin-sider");
+    await sider.waitFor();
+    for (const text of [
+      "系统管理",
+      "控制台",
+      "区块管理",
+      "内容管理",
+      "添加套曲",
+      "套曲列表",
+      "套曲分类",
+      "采集数据",
+      "用户管理",
+      "用户列表",
+    ]) {
+      expect(await sider.getByText(text, { exact: true }).isVisible()).toBe(true);
+    }
+    await expect(page.getByTestId("admin-user").textContent()).resolves.toContain("admin");
+    await page.getByRole("heading", { name: "控制台" }).waitFor();
+    expect((await sider.boundingBox())?.width).toBe(200);
+    await page.screenshot({ path: path.join(SCREENS, "admin-expanded.png") });
+    await sider.getByRole("link", { name: "区块管理" }).click();
+    await page.waitForURL(`${base}/panda/block`);
+    await page.getByRole("heading", { name: "区块管理" }).waitFor();
+    expect(await page.locator(".ant-menu-item-selected").textContent()).toBe("区块管理");
+
+    await page.locator(".ant-layout-sider-trigger").click();
+    await page.waitForFunction(
+      () =>
+        document.querySelector("[data-testid=admin-sider]")?.getBoundingClientRect().width === 64,
+    );
+    await page.waitForTimeout(300); // let the menu's collapse animation settle for the picture
+    await page.screenshot({ path: path.join(SCREENS, "admin-collapsed.png") });
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("public pages never download admin code", async () => {
+    const adminFiles = adminOnlyScripts(build);
+    const adminModules = Object.values(build.assets.routes)
+      .filter((r) => r && (r.id === "layouts/admin" || r.id.startsWith("routes/panda/")))
+      .map((r) => r!.module);
+    expect(adminModules.length).toBeGreaterThan(8);
+    const { context, page } = await newPage();
+    const scripts: string[] = [];
+    page.on("request", (req) => {
+      if (req.resourceType() === "script") scripts.push(new URL(req.url()).pathname);
+    });
+    await page.goto(`${base}/`);
+    await hydrated(page);
+    await page.getByRole("link", { name: "串烧舞曲" }).click();
+    await page.waitForURL(`${base}/sort/chuanshao`);
+    await page.goto(`${base}/site/1.html`);
+    await hydrated(page);
+    expect(scripts.length).toBeGreaterThan(5);
+    expect(scripts.filter((s) => adminFiles.has(s) || adminModules.includes(s))).toEqual([]);
+    await context.close();
+  });
+
+  it("a chunk that fails to load reloads the page, at most once a minute", async () => {
+    const { context, page } = await newPage();
+    await page.route(/\/assets\/LoginDialog-[^/]*\.js$/, (route) => route.abort());
+    await page.goto(`${base}/`);
+    await hydrated(page);
+    await page.evaluate(() => ((window as unknown as { __doc: number }).__doc = 1));
+
+    const reloaded = page.waitForEvent("load");
+    await page.getByRole("button", { name: "登录" }).click();
+    await reloaded;
+    await hydrated(page);
+    expect(await page.evaluate(() => "__doc" in window)).toBe(false);
+    expect(await page.evaluate(() => sessionStorage.getItem("chunk-reload-at"))).toMatch(/^\d+$/);
+
+    // Within 60 s: no second reload, the page stays usable and says so.
+    await page.evaluate(() => ((window as unknown as { __doc: number }).__doc = 2));
+    await page.getByRole("button", { name: "登录" }).click();
+    await page.getByText("加载失败，请重试").waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __doc?: number }).__doc)).toBe(2);
+    await page.getByRole("heading", { name: "首页" }).waitFor();
+    await context.close();
+  });
+
+  it("client-side navigation keeps the document and the player slot", async () => {
+    const { context, page, problems } = await newPage();
+    await page.goto(`${base}/`);
+    await hydrated(page);
+    await page.evaluate(() => {
+      (window as unknown as { __slot: Element | null }).__slot =
+        document.querySelector("[data-player-slot]");
+    });
+    await page.getByRole("link", { name: "串烧舞曲" }).click();
+    await page.waitForURL(`${base}/sort/chuanshao`);
+    await page.getByRole("heading", { name: "分类" }).waitFor();
+    const same = await page.evaluate(
+      () =>
+        (window as unknown as { __slot: Element | null }).__slot ===
+        document.querySelector("[data-player-slot]"),
+    );
+    expect(same).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,87 @@
+import { execSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Page } from "playwright-core";
+import type { ServerBuild } from "react-router";
+import { registerSecurityHeaders } from "../server/http/security";
+import { registerWeb } from "../server/web/index";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SERVER_ENTRY = path.join(ROOT, "build", "server", "index.js");
+
+const BUILD_INPUTS = [
+  "web",
+  "public",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "package-lock.json",
+];
+
+function newestMtime(file: string): number {
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(file).map((f) => newestMtime(path.join(file, f))));
+}
+
+/**
+ * The e2e suite runs against the production build: build it when it is missing or older than
+ * its sources (so a stale build never hides a change).
+ */
+export function ensureWebBuild() {
+  const built = existsSync(SERVER_ENTRY) ? statSync(SERVER_ENTRY).mtimeMs : 0;
+  const inputs = BUILD_INPUTS.map((f) => path.join(ROOT, f)).filter((f) => existsSync(f));
+  if (built < Math.max(...inputs.map(newestMtime))) {
+    execSync("npm run build", { cwd: ROOT, stdio: "inherit" });
+  }
+}
+
+export async function loadServerBuild(): Promise<ServerBuild> {
+  return (await import(SERVER_ENTRY)) as ServerBuild;
+}
+
+/** A bare Fastify with the production security headers and the web shell, on a random port. */
+export async function startWebServer(): Promise<{ app: FastifyInstance; url: string }> {
+  ensureWebBuild();
+  const app = Fastify();
+  await registerSecurityHeaders(app, { dev: false });
+  await registerWeb(app, { mode: "production", root: ROOT });
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  return { app, url: address };
+}
+
+/**
+ * Console errors, page errors and CSP violations seen by a page. The listener for
+ * `securitypolicyviolation` is installed before any page script runs.
+ */
+export async function watchProblems(page: Page) {
+  const problems: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error" || msg.type() === "warning")
+      problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  return problems;
+}
+
+/** Module URLs that only admin routes use (their route modules and chunks no public route shares). */
+export function adminOnlyScripts(build: ServerBuild): Set<string> {
+  const isAdmin = (id: string) => id === "layouts/admin" || id.startsWith("routes/panda/");
+  const routes = Object.values(build.assets.routes).filter((r) => r !== undefined);
+  const publicFiles = new Set<string>([build.assets.entry.module, ...build.assets.entry.imports]);
+  for (const r of routes.filter((r) => !isAdmin(r.id))) {
+    publicFiles.add(r.module);
+    for (const f of r.imports ?? []) publicFiles.add(f);
+  }
+  const admin = new Set<string>();
+  for (const r of routes.filter((r) => isAdmin(r.id))) {
+    for (const f of [r.module, ...(r.imports ?? [])]) if (!publicFiles.has(f)) admin.add(f);
+  }
+  return admin;
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AppLoadContext } from "react-router";
+import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
+import type { GetLoadContext } from "./load-context";
+import { DEFAULT_EXCLUDED_PREFIXES, isExcluded, type PageHandler } from "./shared";
+
+export type { ExtraLoadContext, GetLoadContext } from "./load-context";
+export { DEFAULT_EXCLUDED_PREFIXES } from "./shared";
+
+export interface WebOptions {
+  mode: "production" | "development";
+  /** Adds in-process services to every loader's context (besides cspNonce). */
+  getLoadContext?: GetLoadContext;
+  /** Project root holding build/ and vite.config.ts; defaults to the current directory. */
+  root?: string;
+  /** Path prefixes owned by other plugins: never rendered as pages. */
+  excludePrefixes?: readonly string[];
+}
+
+/**
+ * The web shell: static files plus React Router SSR for every other GET/HEAD.
+ * Register it last: its catch-all route only sees URLs no other plugin claimed.
+ */
+export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
+  const root = opts.root ?? process.cwd();
+  const excluded = opts.excludePrefixes ?? DEFAULT_EXCLUDED_PREFIXES;
+
+  await app.register(async (scope) => {
+    const handle: PageHandler =
+      opts.mode === "development"
+        ? await (await import("./development")).setupDevelopment(scope, root, excluded)
+        : await (await import("./production")).setupProduction(scope, root);
+
+    scope.get("/*", async (request: FastifyRequest, reply: FastifyReply) => {
+      if (isExcluded(request.url, excluded)) return reply.callNotFound();
+      const extra = opts.getLoadContext ? await opts.getLoadContext(request, reply) : {};
+      const context: AppLoadContext = { ...extra, cspNonce: reply.scriptNonce ?? "" };
+      const response = await handle(toFetchRequest(request, reply), context);
+      return sendFetchResponse(reply, response);
+    });
+  });
+}

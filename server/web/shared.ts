@@ -1,0 +1,25 @@
+import type { AppLoadContext } from "react-router";
+
+/** Renders one page request (production build or Vite's current build in development). */
+export type PageHandler = (request: Request, context: AppLoadContext) => Promise<Response>;
+
+/**
+ * Paths that belong to the API, media and health plugins; an unknown one is their 404.
+ * (/pandaadmin/ holds the spec's admin calls outside /api, e.g. /pandaadmin/index/logout.)
+ */
+export const DEFAULT_EXCLUDED_PREFIXES = [
+  "/api/",
+  "/pandaadmin/",
+  "/media/",
+  "/uploads/",
+  "/healthz",
+] as const;
+
+/** Whether a URL lies under one of the prefixes, matched by whole path segments. */
+export function isExcluded(url: string, prefixes: readonly string[]): boolean {
+  const path = url.split("?", 1)[0];
+  return prefixes.some((prefix) => {
+    const bare = prefix.replace(/\/$/, "");
+    return path === bare || path.startsWith(`${bare}/`);
+  });
+}

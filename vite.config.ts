@@ -1,0 +1,46 @@
+import { fileURLToPath } from "node:url";
+import { reactRouter } from "@react-router/dev/vite";
+import { defineConfig } from "vite";
+
+const SIDE_EFFECT_FREE =
+  /node_modules[\\/](@rc-component[\\/]|rc-[^\\/]+[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors)[\\/])/;
+
+export default defineConfig(({ command, mode }) => ({
+  // Bundled antd code in the server build reads NODE_ENV for its class-name prefix: fix it
+  // at build time so server and browser always agree, whatever the server process has.
+  define: { "process.env.NODE_ENV": JSON.stringify(mode) },
+  publicDir: "public",
+  build: {
+    rolldownOptions: {
+      // antd's helper packages (@rc-component/*, its style engine) do not declare
+      // `sideEffects: false`, so unused parts (Form, async-validator...) would reach every
+      // page. They have no import-time effects: let the bundler drop what is not used.
+      treeshake: {
+        moduleSideEffects: (id: string) => (SIDE_EFFECT_FREE.test(id) ? false : undefined),
+      },
+    },
+  },
+  plugins: [reactRouter()],
+  resolve: {
+    alias: { "@contracts": fileURLToPath(new URL("./contracts", import.meta.url)) },
+  },
+  ssr: {
+    // antd ships CommonJS for Node and ESM for bundlers: bundling it (and its style engine)
+    // into the server build keeps one @ant-design/cssinjs instance, so SSR style extraction
+    // sees every component's styles. Its small CommonJS helpers (whose default export Node
+    // would not unwrap) come along. In development Node loads antd's CommonJS build as is
+    // (Vite's dev SSR cannot run CommonJS), which also shares one style engine.
+    noExternal:
+      command === "serve"
+        ? []
+        : [
+            "antd",
+            /^@ant-design\//,
+            /^@rc-component\//,
+            /^rc-/,
+            /^@emotion\//,
+            /^@babel\/runtime/,
+            "stylis",
+          ],
+  },
+}));

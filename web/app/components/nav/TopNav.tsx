@@ -1,0 +1,53 @@
+import { Button } from "antd";
+import { useEffect } from "react";
+import { Link, useLocation } from "react-router";
+import { checkSession } from "../../guards/accounts";
+import { browserGuardDeps } from "../../guards/browser";
+import { SITE_NAME } from "../../lib/site";
+import { useSession } from "../../session/store";
+import { useLoginDialog } from "../account/login-dialog-store";
+import { LazyPart } from "../LazyPart";
+import { Logo } from "./Logo";
+import type { NavItem } from "./nav-items";
+import { NavMenu } from "./NavMenu";
+import styles from "./top-nav.module.css";
+
+// Only logged-in visitors need the dropdown; guests never download it.
+const loadUserMenu = () => import("./UserMenu");
+
+/** Top navigation bar of the default and user layouts (spec section 2, Top nav). */
+export function TopNav({ items }: { items: readonly NavItem[] }) {
+  const { pathname } = useLocation();
+  const user = useSession((s) => s.user);
+  const showLogin = useLoginDialog((s) => s.show);
+
+  // Spec section 4: the navbar checks the login state on mount.
+  useEffect(() => {
+    void checkSession(browserGuardDeps());
+  }, []);
+
+  return (
+    <header className={styles.bar}>
+      <div className={styles.inner}>
+        <Link to="/" className={styles.brand} aria-label={SITE_NAME}>
+          <Logo />
+          <span className={styles.name}>{SITE_NAME}</span>
+        </Link>
+        <NavMenu items={items} pathname={pathname} />
+        <div className={styles.actions}>
+          {user ? (
+            <LazyPart
+              load={loadUserMenu}
+              props={{ user }}
+              fallback={<span className={styles.userPending} />}
+            />
+          ) : (
+            <Button type="primary" onClick={() => showLogin("login")}>
+              登录
+            </Button>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,32 @@
+import { UserOutlined } from "@ant-design/icons";
+import { Avatar, Dropdown, type MenuProps } from "antd";
+import { useNavigate } from "react-router";
+import type { SessionUser } from "../../session/store";
+import styles from "./top-nav.module.css";
+import { useLogout } from "./use-logout";
+
+const ITEMS: MenuProps["items"] = [
+  { key: "/user/favorites", label: "我的收藏" },
+  { key: "/user/downloads", label: "下载记录" },
+  { key: "/user/profile", label: "个人资料" },
+  { type: "divider" },
+  { key: "logout", label: "退出登录" },
+];
+
+/** The logged-in user's dropdown (spec section 2, Top nav). */
+export default function UserMenu({ user }: { user: SessionUser }) {
+  const navigate = useNavigate();
+  const logout = useLogout();
+  const onClick: MenuProps["onClick"] = ({ key }) => {
+    if (key === "logout") logout();
+    else void navigate(key);
+  };
+  return (
+    <Dropdown menu={{ items: ITEMS, onClick }} placement="bottomRight" trigger={["click", "hover"]}>
+      <button type="button" className={styles.user}>
+        <Avatar size={28} src={user.avatar || undefined} icon={<UserOutlined />} />
+        <span className={styles.userName}>{user.nickname || user.username}</span>
+      </button>
+    </Dropdown>
+  );
+}

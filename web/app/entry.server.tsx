@@ -1,0 +1,65 @@
+import { createCache, extractStyle, StyleProvider } from "@ant-design/cssinjs";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { renderToPipeableStream } from "react-dom/server";
+import type { AppLoadContext, EntryContext } from "react-router";
+import { ServerRouter } from "react-router";
+import { NonceContext } from "./lib/nonce";
+import { HeadInjector } from "./lib/style-injector";
+
+export const streamTimeout = 5_000;
+
+/**
+ * Renders the whole document before sending it (onAllReady, for people and bots alike):
+ * only then does the antd style cache hold every style the page uses, and those styles are
+ * inlined into <head> so nothing flashes unstyled.
+ */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+  const nonce = loadContext.cspNonce || undefined;
+  const cache = createCache();
+
+  return new Promise<Response>((resolve, reject) => {
+    let status = responseStatusCode;
+    const timer = setTimeout(() => abort(), streamTimeout + 1000);
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <StyleProvider cache={cache}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </StyleProvider>
+      </NonceContext.Provider>,
+      {
+        nonce,
+        onAllReady() {
+          const body = new HeadInjector(() => extractStyle(cache));
+          body.once("end", () => clearTimeout(timer));
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          clearTimeout(timer);
+          reject(error);
+        },
+        onError(error: unknown) {
+          // A failure inside a Suspense boundary (e.g. the error page itself) still renders
+          // its fallback; the response must not claim success.
+          status = 500;
+          console.error(error);
+        },
+      },
+    );
+  });
+}

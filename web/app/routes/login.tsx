@@ -1,0 +1,20 @@
+import { useLoginDialog } from "../components/account/login-dialog-store";
+import { LoginForm } from "../components/account/LoginForm";
+import { PageHeading } from "../components/layout/PageHeading";
+import type { RouteHandle } from "../guards/types";
+import { pageMeta } from "../lib/site";
+import styles from "./account-page.module.css";
+
+export const handle: RouteHandle = { middleware: ["guest"] };
+
+export const meta = () => pageMeta("登录");
+
+export default function Login() {
+  const showDialog = useLoginDialog((s) => s.show);
+  return (
+    <div className={styles.card}>
+      <PageHeading title="登录" />
+      <LoginForm onRegister={() => showDialog("register")} />
+    </div>
+  );
+}

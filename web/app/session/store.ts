@@ -1,0 +1,31 @@
+import { create } from "zustand";
+
+/** What `/api/user/isloging` returns as data (spec section 3, User). */
+export interface SessionUser {
+  id: number;
+  username: string;
+  nickname?: string;
+  email?: string;
+  avatar?: string;
+}
+
+export interface AdminInfo {
+  id?: number;
+  username: string;
+  nickname?: string;
+}
+
+interface SessionState {
+  user: SessionUser | null;
+  admin: AdminInfo | null;
+  setUser: (user: SessionUser | null) => void;
+  setAdmin: (admin: AdminInfo | null) => void;
+}
+
+/** Browser-side session. Never written during SSR: tokens live in localStorage. */
+export const useSession = create<SessionState>()((set) => ({
+  user: null,
+  admin: null,
+  setUser: (user) => set({ user }),
+  setAdmin: (admin) => set({ admin }),
+}));
