@@ -1,3 +1,4 @@
+import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
@@ -8,7 +9,7 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
-import { registerWeb } from "./web/register-web.js";
+import { registerWeb } from "./web/index.js";
 
 export interface AppDeps {
   config: Config;
@@ -49,6 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   await registerSecurityHeaders(app, { dev: config.dev });
+  // HTML, JSON and scripts; media types are not compressible and keep their Range semantics.
+  await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
   await registerApiDocs(app);
 
