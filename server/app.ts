@@ -1,6 +1,6 @@
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { DatabaseHandle } from "./db/open.js";
@@ -41,7 +41,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Long mixes stream for an hour; only idle sockets are cut.
     requestTimeout: 0,
     return503OnClosing: true,
-    disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
+    logController: new LogController({
+      disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
+    }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
   app.decorate("deps", deps);
