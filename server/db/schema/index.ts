@@ -1,0 +1,5 @@
+export * from "./accounts";
+export * from "./catalog";
+export * from "./library";
+export * from "./plays";
+export * from "./system";
