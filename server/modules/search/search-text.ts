@@ -15,8 +15,8 @@ export function buildSearchText(title: string, artist?: string | null): string {
   const runs = text.match(HAN_RUN) ?? [];
   const unigrams = new Set<string>();
   const bigrams = new Set<string>();
-  const full: string[] = [];
-  const initials: string[] = [];
+  const full = new Set<string>();
+  const initials = new Set<string>();
   for (const run of runs) {
     const chars = [...run];
     for (let i = 0; i < chars.length; i++) {
@@ -24,8 +24,8 @@ export function buildSearchText(title: string, artist?: string | null): string {
       if (i + 1 < chars.length) bigrams.add(chars[i] + chars[i + 1]);
     }
     const syllables = pinyinOf(run);
-    full.push(syllables.join(""));
-    initials.push(syllables.map((s) => s[0]).join(""));
+    full.add(syllables.join(""));
+    initials.add(syllables.map((s) => s[0]).join(""));
   }
   return [text, ...unigrams, ...bigrams, ...full, ...initials].join(" ");
 }
