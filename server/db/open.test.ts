@@ -16,6 +16,7 @@ import {
 import { buildSearchText, likePattern } from "../modules/search/search-text";
 import { UnsupportedDatabaseLocaleError } from "./locale-check";
 import { MIGRATIONS_TABLE } from "./migrate";
+import { DataDirInUseError } from "./pglite-lock";
 import { openDatabase, openPgliteDatabase } from "./open";
 import { categories, items } from "./schema";
 import { queryRows } from "./sql";
@@ -107,6 +108,8 @@ describe("PGlite on disk", () => {
     );
     expect(locale).toEqual({ ctype: "C.UTF-8", encoding: "UTF8" });
     await first.db.insert(categories).values({ name: "慢摇串烧", diyname: "manyao" });
+    // One process per PGlite directory: a second open while the first is live is refused.
+    await expect(openDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirInUseError);
     await first.close();
     await first.close(); // idempotent
 

@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { migrate } from "./migrate";
+import { lockDataDir } from "./pglite-lock";
 import * as schema from "./schema";
 import { assertTrigramWorks, assertUtf8Ctype } from "./locale-check";
 import { silentLogger, type AppDatabase, type DatabaseHandle, type DbLogger, type SqlSession } from "./types";
@@ -37,16 +38,27 @@ export async function openPgliteDatabase(
   dir: string | undefined,
   { logger = silentLogger, loadDataDir }: { logger?: DbLogger; loadDataDir?: Blob } = {},
 ): Promise<DatabaseHandle> {
-  const client = await createPglite(dir, loadDataDir);
+  const unlock = dir ? await lockDataDir(dir) : async () => {};
+  let client: PGlite | undefined;
   try {
+    client = await createPglite(dir, loadDataDir);
     await prepareDatabase(pgliteSession(client), logger);
   } catch (err) {
-    await client.close();
+    await client?.close();
+    await unlock();
     throw err;
   }
   logger.info({ engine: "pglite", dir: dir ?? "memory" }, "database ready");
   const db: AppDatabase = drizzlePglite({ client, schema });
-  return { db, engine: "pglite", close: once(() => client.close()) };
+  const opened = client;
+  return {
+    db,
+    engine: "pglite",
+    close: once(async () => {
+      await opened.close();
+      await unlock();
+    }),
+  };
 }
 
 export async function openPostgresDatabase(
