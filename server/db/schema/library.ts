@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { users } from "./accounts";
-import { items } from "./catalog";
 import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns";
+import { itemRef, userRef } from "./refs";
 
 /** user x item relations share one shape; one row per pair, newest first per user. */
 function userItemTable(name: "favorites" | "likes") {
@@ -10,12 +9,8 @@ function userItemTable(name: "favorites" | "likes") {
     name,
     {
       id: idColumn(),
-      userId: integer("user_id")
-        .notNull()
-        .references(() => users.id, { onDelete: "cascade" }),
-      itemId: integer("item_id")
-        .notNull()
-        .references(() => items.id, { onDelete: "cascade" }),
+      userId: userRef(),
+      itemId: itemRef(),
       createdAt: createdAt(),
     },
     (t) => [
@@ -34,12 +29,8 @@ export const downloads = pgTable(
   "downloads",
   {
     id: idColumn(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    itemId: integer("item_id")
-      .notNull()
-      .references(() => items.id, { onDelete: "cascade" }),
+    userId: userRef(),
+    itemId: itemRef(),
     coinsSpent: integer("coins_spent").notNull().default(0),
     createdAt: createdAt(),
   },
@@ -54,12 +45,8 @@ export const comments = pgTable(
   "comments",
   {
     id: idColumn(),
-    itemId: integer("item_id")
-      .notNull()
-      .references(() => items.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    itemId: itemRef(),
+    userId: userRef(),
     parentId: integer("parent_id").references((): AnyPgColumn => comments.id, { onDelete: "cascade" }),
     content: text("content").notNull(),
     status: text("status", { enum: ["normal", "hidden"] }).notNull().default("normal"),
@@ -78,12 +65,8 @@ export const comments = pgTable(
 export const playbackPositions = pgTable(
   "playback_positions",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    itemId: integer("item_id")
-      .notNull()
-      .references(() => items.id, { onDelete: "cascade" }),
+    userId: userRef(),
+    itemId: itemRef(),
     positionSec: integer("position_sec").notNull(),
     durationSec: integer("duration_sec"),
     updatedAt: tstz("updated_at").notNull().defaultNow(),

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
-import { ITEM_KINDS, items, sourceSites } from "./catalog";
+import { ITEM_KINDS, sourceSites } from "./catalog";
 import { oneOf, tstz } from "./columns";
+import { itemRef } from "./refs";
 
 /**
  * Qualified plays (>= 30 s of real listening), the raw material of the charts.
@@ -12,9 +13,7 @@ export const playEvents = pgTable(
   "play_events",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
-    itemId: integer("item_id")
-      .notNull()
-      .references(() => items.id, { onDelete: "cascade" }),
+    itemId: itemRef(),
     visitorId: text("visitor_id").notNull(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     playbackId: text("playback_id").notNull(),
@@ -36,9 +35,7 @@ export const playEvents = pgTable(
 export const itemViews = pgTable(
   "item_views",
   {
-    itemId: integer("item_id")
-      .notNull()
-      .references(() => items.id, { onDelete: "cascade" }),
+    itemId: itemRef(),
     visitorId: text("visitor_id").notNull(),
     day: date("day", { mode: "string" }).notNull(),
   },
@@ -62,9 +59,7 @@ export const chartEntries = pgTable(
     kind: text("kind", { enum: ITEM_KINDS }).notNull(),
     period: text("period", { enum: CHART_PERIODS }).notNull(),
     rank: smallint("rank").notNull(),
-    itemId: integer("item_id")
-      .notNull()
-      .references(() => items.id, { onDelete: "cascade" }),
+    itemId: itemRef(),
     plays: integer("plays").notNull(),
     computedAt: tstz("computed_at").notNull().defaultNow(),
   },
