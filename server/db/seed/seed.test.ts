@@ -133,6 +133,16 @@ describe.each(testEngines())("demo seed on %s", (engine) => {
       sql`select count(*)::int as plays from play_events group by item_id order by 1 desc`,
     );
     expect(top[0].plays).toBeGreaterThan(top[Math.floor(top.length / 2)].plays * 5);
+    // Trending items lead the short windows, evergreen hits the long ones: the charts differ.
+    const leaders = await queryRows<{ days: number; ids: number[] }>(
+      handle.db,
+      sql`select w.days, (select array_agg(item_id order by n desc, item_id) from (
+              select item_id, count(*) as n from play_events
+               where played_at >= ${now}::timestamptz - make_interval(days => w.days)
+               group by item_id order by n desc, item_id limit 3) t) as ids
+            from (values (1), (90)) w(days) order by w.days`,
+    );
+    expect(leaders[0].ids[0]).not.toBe(leaders[1].ids[0]);
     const empty = await count(
       sql`select count(*)::int as n from (select s.code, k.kind from source_sites s, (values ('mix'), ('single')) k(kind)
             where s.code <> 'local') want
