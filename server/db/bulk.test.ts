@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, testEngines } from "../testing/test-db";
-import { bulkInsert } from "./bulk";
-import { categories, items, playEvents } from "./schema";
-import { queryRows } from "./sql";
-import type { DatabaseHandle } from "./types";
+import { createTestDatabase, testEngines } from "../testing/test-db.js";
+import { bulkInsert } from "./bulk.js";
+import { categories, items, playEvents } from "./schema/index.js";
+import { queryRows } from "./sql.js";
+import type { DatabaseHandle } from "./types.js";
 
 describe.each(testEngines())("bulkInsert on %s", (engine) => {
   let handle: DatabaseHandle;

@@ -1,7 +1,7 @@
 import { getTableName, sql, type SQL } from "drizzle-orm";
 import { getTableConfig, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
-import { queryRows } from "./sql";
-import type { AppDatabase } from "./types";
+import { queryRows } from "./sql.js";
+import type { AppDatabase } from "./types.js";
 
 /**
  * Inserts many rows with ONE bind parameter: the rows travel as a JSON array and PostgreSQL

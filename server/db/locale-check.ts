@@ -1,4 +1,4 @@
-import type { SqlSession } from "./types";
+import type { SqlSession } from "./types.js";
 
 /** Why we refuse: the message names the cause and the fix, because the symptom (search finds nothing) is silent. */
 export class UnsupportedDatabaseLocaleError extends Error {

@@ -1,7 +1,9 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openRawSession, testEngines } from "../testing/test-db";
-import { loadMigrations, migrate, MigrationHashMismatchError, MIGRATIONS_TABLE } from "./migrate";
-import { silentLogger, type SqlSession } from "./types";
+import { openRawSession, testEngines } from "../testing/test-db.js";
+import { loadMigrations, migrate, MigrationHashMismatchError, MIGRATIONS_TABLE } from "./migrate.js";
+import { pgSession } from "./open.js";
+import { silentLogger, type SqlSession } from "./types.js";
 
 const migrations = loadMigrations();
 
@@ -67,10 +69,8 @@ describe.runIf(testEngines().includes("postgres"))("concurrent migrators on post
   let second: { session: SqlSession; close(): Promise<void> };
   beforeAll(async () => {
     first = await openRawSession("postgres");
-    const pg = await import("pg");
-    const client = new pg.default.Client({ connectionString: first.url });
+    const client = new pg.Client({ connectionString: first.url });
     await client.connect();
-    const { pgSession } = await import("./open");
     second = { session: pgSession(client), close: () => client.end() };
   });
   afterAll(async () => {

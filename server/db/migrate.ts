@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import type { DbLogger, SqlSession } from "./types";
+import type { DbLogger, SqlSession } from "./types.js";
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
 export const MIGRATIONS_TABLE = "app_migrations";

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   captureLogger,
@@ -12,15 +13,15 @@ import {
   testAdminUrl,
   testEngines,
   withDatabase,
-} from "../testing/test-db";
-import { buildSearchText, likePattern } from "../modules/search/search-text";
-import { UnsupportedDatabaseLocaleError } from "./locale-check";
-import { MIGRATIONS_TABLE } from "./migrate";
-import { DataDirInUseError } from "./pglite-lock";
-import { openDatabase, openPgliteDatabase } from "./open";
-import { categories, items } from "./schema";
-import { queryRows } from "./sql";
-import type { DatabaseHandle } from "./types";
+} from "../testing/test-db.js";
+import { buildSearchText, likePattern } from "../modules/search/search-text.js";
+import { UnsupportedDatabaseLocaleError } from "./locale-check.js";
+import { MIGRATIONS_TABLE } from "./migrate.js";
+import { DataDirInUseError } from "./pglite-lock.js";
+import { openDatabase, openPgliteDatabase } from "./open.js";
+import { categories, items } from "./schema/index.js";
+import { queryRows } from "./sql.js";
+import type { DatabaseHandle } from "./types.js";
 
 describe.each(testEngines())("Chinese trigram search on %s", (engine) => {
   let handle: DatabaseHandle;
@@ -147,8 +148,7 @@ describe.runIf(testEngines().includes("postgres"))("PostgreSQL locale guard", ()
     expect(message).toContain("LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'");
     expect(message).toContain("TEMPLATE template0");
 
-    const pg = await import("pg");
-    const client = new pg.default.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       const { rows } = await client.query(`select to_regclass('${MIGRATIONS_TABLE}') as t`);

@@ -5,13 +5,13 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
-import { migrate } from "./migrate";
-import { lockDataDir } from "./pglite-lock";
-import * as schema from "./schema";
-import { assertTrigramWorks, assertUtf8Ctype } from "./locale-check";
-import { silentLogger, type AppDatabase, type DatabaseHandle, type DbLogger, type SqlSession } from "./types";
+import { migrate } from "./migrate.js";
+import { lockDataDir } from "./pglite-lock.js";
+import * as schema from "./schema/index.js";
+import { assertTrigramWorks, assertUtf8Ctype } from "./locale-check.js";
+import { silentLogger, type AppDatabase, type DatabaseHandle, type DbLogger, type SqlSession } from "./types.js";
 
-export type { AppDatabase, DatabaseHandle, DbLogger } from "./types";
+export type { AppDatabase, DatabaseHandle, DbLogger } from "./types.js";
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; when absent the embedded PGlite in `${dataDir}/db` is used. */

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataDirInUseError, lockDataDir } from "./pglite-lock";
+import { DataDirInUseError, lockDataDir } from "./pglite-lock.js";
 
 describe("PGlite data directory lock", () => {
   let base: string;

@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import type { AppDatabase } from "./types";
+import type { AppDatabase } from "./types.js";
 
 /**
  * Rows of a raw SQL query on either driver (both answer `{ rows }`). Cast aggregates in SQL

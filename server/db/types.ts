@@ -1,5 +1,5 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type * as schema from "./schema";
+import type * as schema from "./schema/index.js";
 
 export type Schema = typeof schema;
 

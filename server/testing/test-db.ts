@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { loadMigrations } from "../db/migrate";
+import { loadMigrations } from "../db/migrate.js";
 import {
   createPglite,
   openPgliteDatabase,
@@ -13,9 +13,9 @@ import {
   pgliteSession,
   pgSession,
   prepareDatabase,
-} from "../db/open";
-import { silentLogger } from "../db/types";
-import type { DatabaseEngine, DatabaseHandle, DbLogger, SqlSession } from "../db/types";
+} from "../db/open.js";
+import { silentLogger } from "../db/types.js";
+import type { DatabaseEngine, DatabaseHandle, DbLogger, SqlSession } from "../db/types.js";
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL names an admin connection. */
 export function testEngines(): DatabaseEngine[] {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, exactlyOne, idColumn, oneOf, tstz, updatedAt } from "./columns";
+import { createdAt, exactlyOne, idColumn, oneOf, tstz, updatedAt } from "./columns.js";
 
 /** Site members. `status` follows the spec: truthy (1) normal, falsy (0) disabled. */
 export const users = pgTable(

@@ -12,7 +12,7 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
-import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns";
+import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns.js";
 
 /** Where an item comes from: djuu, 172minx (shown as 172Mix), vvvdj, or `local` (our own). */
 export const sourceSites = pgTable("source_sites", {

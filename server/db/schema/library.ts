@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns";
-import { itemRef, userRef } from "./refs";
+import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns.js";
+import { itemRef, userRef } from "./refs.js";
 
 /** user x item relations share one shape; one row per pair, newest first per user. */
 function userItemTable(name: "favorites" | "likes") {

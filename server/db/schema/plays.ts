@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { users } from "./accounts";
-import { ITEM_KINDS, sourceSites } from "./catalog";
-import { oneOf, tstz } from "./columns";
-import { itemRef } from "./refs";
+import { users } from "./accounts.js";
+import { ITEM_KINDS, sourceSites } from "./catalog.js";
+import { oneOf, tstz } from "./columns.js";
+import { itemRef } from "./refs.js";
 
 /**
  * Qualified plays (>= 30 s of real listening), the raw material of the charts.

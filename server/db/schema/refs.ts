@@ -1,6 +1,6 @@
 import { integer } from "drizzle-orm/pg-core";
-import { users } from "./accounts";
-import { items } from "./catalog";
+import { users } from "./accounts.js";
+import { items } from "./catalog.js";
 
 /** Required reference to the owning user; the row goes when the user goes. */
 export const userRef = () =>

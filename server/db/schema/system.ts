@@ -1,6 +1,6 @@
 import { bigint, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { admins } from "./accounts";
-import { createdAt, tstz } from "./columns";
+import { admins } from "./accounts.js";
+import { createdAt, tstz } from "./columns.js";
 
 /** Who did what in /panda. Rows outlive the admin account (admin_id set null). */
 export const auditLog = pgTable(

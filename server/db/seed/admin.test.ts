@@ -1,9 +1,9 @@
 import { verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admins } from "../schema";
-import { captureLogger, createTestDatabase, testEngines } from "../../testing/test-db";
-import type { DatabaseHandle } from "../types";
-import { ensureAdminAccount } from "./admin";
+import { admins } from "../schema/index.js";
+import { captureLogger, createTestDatabase, testEngines } from "../../testing/test-db.js";
+import type { DatabaseHandle } from "../types.js";
+import { ensureAdminAccount } from "./admin.js";
 
 describe.each(testEngines())("admin account on %s", (engine) => {
   let handle: DatabaseHandle;

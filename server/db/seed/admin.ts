@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hash } from "@node-rs/argon2";
-import { admins } from "../schema";
-import { silentLogger, type DatabaseHandle, type DbLogger } from "../types";
+import { admins } from "../schema/index.js";
+import { silentLogger, type DatabaseHandle, type DbLogger } from "../types.js";
 
 export const DEFAULT_ADMIN_USERNAME = "admin";
 

@@ -1,4 +1,4 @@
-import type { ItemKind } from "../schema";
+import type { ItemKind } from "../schema/index.js";
 
 export interface CategoryDef {
   name: string;

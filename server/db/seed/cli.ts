@@ -5,9 +5,9 @@
  */
 import { parseArgs } from "node:util";
 import pino from "pino";
-import { prepareDemoMedia } from "../../modules/media/prepare-demo-media";
-import { openDatabase } from "../open";
-import { seedDemoCatalogue } from "./index";
+import { prepareDemoMedia } from "../../modules/media/prepare-demo-media.js";
+import { openDatabase } from "../open.js";
+import { seedDemoCatalogue } from "./index.js";
 
 const { values } = parseArgs({
   options: {

@@ -1,4 +1,4 @@
-import type { SeedMedia } from "./generate";
+import type { SeedMedia } from "./generate.js";
 
 /** A fixed DemoMedia for tests: the shapes prepareDemoMedia() returns, no files needed. */
 export const demoMediaFixture: SeedMedia = {

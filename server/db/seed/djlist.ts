@@ -1,6 +1,6 @@
-import type { DjListNode } from "../schema";
-import { SONGS } from "./names";
-import type { Rng } from "./prng";
+import type { DjListNode } from "../schema/index.js";
+import { SONGS } from "./names.js";
+import type { Rng } from "./prng.js";
 
 export interface BuiltDjList {
   tree: DjListNode[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { demoMediaFixture as media } from "./demo-media.fixture";
-import { generateMix, generateSingle, type SeedContext } from "./generate";
-import { generatePlay } from "./plays";
+import { demoMediaFixture as media } from "./demo-media.fixture.js";
+import { generateMix, generateSingle, type SeedContext } from "./generate.js";
+import { generatePlay } from "./plays.js";
 
 const ctx: SeedContext = { media, categoryIds: new Map([["zhongwen", 7]]), now: new Date("2026-06-01T00:00:00Z") };
 

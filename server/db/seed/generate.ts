@@ -1,10 +1,10 @@
-import type { DemoMedia, DemoMediaFile } from "../../modules/media/demo-media.types";
-import { buildSearchText } from "../../modules/search/search-text";
-import type { items } from "../schema";
-import { MIX_CATEGORIES, SINGLE_CATEGORIES } from "./categories";
-import { buildDjList, buildLongMixList, type BuiltDjList } from "./djlist";
-import { DJS, LANGUAGES, MIX_GENRES, MIX_THEMES, PLACES, SONGS, STYLES, YEARS } from "./names";
-import { Rng } from "./prng";
+import type { DemoMedia, DemoMediaFile } from "../../modules/media/demo-media.types.js";
+import { buildSearchText } from "../../modules/search/search-text.js";
+import type { items } from "../schema/index.js";
+import { MIX_CATEGORIES, SINGLE_CATEGORIES } from "./categories.js";
+import { buildDjList, buildLongMixList, type BuiltDjList } from "./djlist.js";
+import { DJS, LANGUAGES, MIX_GENRES, MIX_THEMES, PLACES, SONGS, STYLES, YEARS } from "./names.js";
+import { Rng } from "./prng.js";
 
 export type NewItem = typeof items.$inferInsert;
 type Site = "djuu" | "172minx" | "vvvdj" | "local";

@@ -1,5 +1,5 @@
-import type { playEvents } from "../schema";
-import { Rng } from "./prng";
+import type { playEvents } from "../schema/index.js";
+import { Rng } from "./prng.js";
 
 export type NewPlayEvent = typeof playEvents.$inferInsert;
 

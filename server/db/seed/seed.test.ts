@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { likePattern } from "../../modules/search/search-text";
-import { createTestDatabase, testEngines } from "../../testing/test-db";
-import { queryRows } from "../sql";
-import type { DatabaseHandle } from "../types";
-import { CATEGORIES } from "./categories";
-import { demoMediaFixture as media } from "./demo-media.fixture";
-import { seedDemoCatalogue, type SeedResult } from "./index";
+import { likePattern } from "../../modules/search/search-text.js";
+import { createTestDatabase, testEngines } from "../../testing/test-db.js";
+import { queryRows } from "../sql.js";
+import type { DatabaseHandle } from "../types.js";
+import { CATEGORIES } from "./categories.js";
+import { demoMediaFixture as media } from "./demo-media.fixture.js";
+import { seedDemoCatalogue, type SeedResult } from "./index.js";
 
 const now = new Date("2026-06-01T12:00:00Z");
 const sizes = { suites: 60, singles: 30, plays: 3000 };
@@ -177,6 +177,20 @@ describe.each(testEngines())("concurrent demo seeds on %s", (engine) => {
                    (select count(*)::int from play_events) as plays`,
       );
       expect(row).toEqual({ items: 18, blocks: 3, plays: 400 });
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe.each(testEngines())("demo seed on an empty catalogue on %s", (engine) => {
+  it("records no plays while there is nothing to play, and adds them once items exist", async () => {
+    const handle = await createTestDatabase(engine);
+    try {
+      const none = await seedDemoCatalogue(handle, { media, suites: 0, singles: 0, plays: 50, now });
+      expect(none.added).toEqual({ mixes: 0, singles: 0, plays: 0 });
+      const some = await seedDemoCatalogue(handle, { media, suites: 3, singles: 0, plays: 50, now });
+      expect(some.added).toEqual({ mixes: 3, singles: 0, plays: 50 });
     } finally {
       await handle.close();
     }

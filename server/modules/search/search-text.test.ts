@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSearchText, likePattern, normalize } from "./search-text";
+import { buildSearchText, likePattern, normalize } from "./search-text.js";
 
 /** Evaluates a LIKE pattern in JS the way PostgreSQL does (%, _ and backslash escapes). */
 function like(text: string, pattern: string): boolean {
