@@ -1,0 +1,193 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
+import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns.js";
+
+/** Where an item comes from: djuu, 172minx (shown as 172Mix), vvvdj, or `local` (our own). */
+export const sourceSites = pgTable("source_sites", {
+  code: text("code").primaryKey(),
+  name: text("name").notNull(),
+  logo: text("logo"),
+  homepage: text("homepage").notNull(),
+  enabled: boolean("enabled").notNull().default(true),
+  sort: integer("sort").notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Menu categories; `diyname` is the URL slug of /sort/{diyname}; model_id 2 lists in "latest" style. */
+export const categories = pgTable(
+  "categories",
+  {
+    id: idColumn(),
+    name: text("name").notNull(),
+    diyname: text("diyname").notNull(),
+    parentId: integer("parent_id").references((): AnyPgColumn => categories.id, { onDelete: "set null" }),
+    modelId: smallint("model_id").notNull().default(1),
+    icon: text("icon"),
+    sort: integer("sort").notNull().default(0),
+    enabled: boolean("enabled").notNull().default(true),
+    seoTitle: text("seo_title").notNull().default(""),
+    seoKeywords: text("seo_keywords").notNull().default(""),
+    seoDescription: text("seo_description").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("categories_diyname_uq").on(t.diyname),
+    index("categories_parent_idx").on(t.parentId, t.sort),
+    check("categories_sort_check", sql`${t.sort} >= 0`),
+  ],
+);
+
+/**
+ * One node of a suite's `djlist` file tree. A node without `items` is a leaf (an audio file);
+ * `start` is the leaf's offset in seconds inside the item's media, when known (player tracklist).
+ */
+export interface DjListNode {
+  label: string;
+  icon?: string;
+  items?: DjListNode[];
+  start?: number;
+}
+
+export const ITEM_KINDS = ["mix", "single"] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+export const PLAY_TYPES = ["mp3", "mp4"] as const;
+export type PlayType = (typeof PLAY_TYPES)[number];
+export const ITEM_STATUSES = ["normal", "hidden"] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+/**
+ * The playable catalogue: mixes (套曲/串烧) and singles (单曲) in one table, told apart by `kind`,
+ * so search, charts, favourites and downloads have a single foreign key target.
+ */
+export const items = pgTable(
+  "items",
+  {
+    id: idColumn(),
+    kind: text("kind", { enum: ITEM_KINDS }).notNull(),
+    title: text("title").notNull(),
+    artist: text("artist").notNull().default("未知歌手"),
+    cover: text("cover"),
+    /** The spec's `palyurl`: what the player loads (may be resolved at play time for external items). */
+    playUrl: text("play_url").notNull(),
+    playtype: text("playtype", { enum: PLAY_TYPES }).notNull().default("mp3"),
+    durationSec: integer("duration_sec"),
+    sizeBytes: bigint("size_bytes", { mode: "number" }),
+    bpm: smallint("bpm"),
+    djlist: jsonb("djlist").$type<DjListNode[]>(),
+    /** Number of leaves in `djlist` (the real "audio files" count), kept so lists need not parse the tree. */
+    trackCount: integer("track_count").notNull().default(0),
+    sourceSite: text("source_site")
+      .notNull()
+      .references(() => sourceSites.code),
+    sourceUrl: text("source_url"),
+    sourceId: text("source_id"),
+    categoryId: integer("category_id").references(() => categories.id, { onDelete: "set null" }),
+    /** '1' = VIP download, '0' = paid with `price` coins (0 = free). Text because the spec's API says so. */
+    vipdown: text("vipdown", { enum: ["0", "1"] }).notNull().default("0"),
+    price: integer("price").notNull().default(0),
+    weburl: text("weburl"),
+    webPassword: text("web_password"),
+    status: text("status", { enum: ITEM_STATUSES }).notNull().default("normal"),
+    recommended: boolean("recommended").notNull().default(false),
+    publishedAt: tstz("published_at").notNull().defaultNow(),
+    viewCount: integer("view_count").notNull().default(0),
+    likeCount: integer("like_count").notNull().default(0),
+    favoriteCount: integer("favorite_count").notNull().default(0),
+    downloadCount: integer("download_count").notNull().default(0),
+    commentCount: integer("comment_count").notNull().default(0),
+    /** Lower-cased title + artist + CJK unigrams/bigrams + pinyin + initials; see modules/search/search-text.ts. */
+    searchText: text("search_text").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf("items_kind_check", t.kind, ITEM_KINDS),
+    oneOf("items_playtype_check", t.playtype, PLAY_TYPES),
+    oneOf("items_status_check", t.status, ITEM_STATUSES),
+    oneOf("items_vipdown_check", t.vipdown, ["0", "1"]),
+    check("items_price_check", sql`${t.price} >= 0`),
+    index("items_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    // Latest per category: newest first with id as tie-break. Indexes are ascending on purpose:
+    // a backward scan serves `ORDER BY ... DESC` (NULLS FIRST), which drizzle-kit's
+    // `.desc()` (emitted as DESC NULLS LAST) would not.
+    index("items_category_latest_idx").on(t.categoryId, t.publishedAt, t.id),
+    index("items_kind_latest_idx").on(t.kind, t.publishedAt, t.id),
+    index("items_site_kind_idx").on(t.sourceSite, t.kind),
+    index("items_recommended_idx").on(t.publishedAt).where(sql`${t.recommended}`),
+    // Collected items map back to their origin exactly once.
+    uniqueIndex("items_source_uq").on(t.sourceSite, t.sourceId).where(sql`${t.sourceId} is not null`),
+  ],
+);
+
+/** Content blocks by position: `indexfocus` (home carousel), `indexweb` (partner logos). */
+export const blocks = pgTable(
+  "blocks",
+  {
+    id: idColumn(),
+    name: text("name").notNull(),
+    position: text("position").notNull(),
+    status: boolean("status").notNull().default(true),
+    sort: integer("sort").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("blocks_position_idx").on(t.position, t.sort)],
+);
+
+export const blockItems = pgTable(
+  "block_items",
+  {
+    id: idColumn(),
+    blockId: integer("block_id")
+      .notNull()
+      .references(() => blocks.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    image: text("image").notNull(),
+    sort: integer("sort").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("block_items_block_idx").on(t.blockId, t.sort)],
+);
+
+/** Raw finds of the collectors, waiting to be processed (status 0) into items (status 1). */
+export const collectedItems = pgTable(
+  "collected_items",
+  {
+    id: idColumn(),
+    title: text("title").notNull(),
+    /** Source site code; not a foreign key because generic adapters may collect from unlisted sites. */
+    source: text("source").notNull(),
+    sourceUrl: text("source_url").notNull(),
+    filename: text("filename"),
+    sizeBytes: bigint("size_bytes", { mode: "number" }),
+    durationSec: integer("duration_sec"),
+    status: smallint("status").notNull().default(0),
+    raw: jsonb("raw").$type<Record<string, unknown>>(),
+    itemId: integer("item_id").references(() => items.id, { onDelete: "set null" }),
+    processedAt: tstz("processed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf("collected_items_status_check", t.status, ["0", "1"]),
+    uniqueIndex("collected_items_source_url_uq").on(t.source, t.sourceUrl),
+    index("collected_items_status_idx").on(t.status, t.createdAt),
+    index("collected_items_title_trgm_idx").using("gin", sql`lower(${t.title}) gin_trgm_ops`),
+  ],
+);

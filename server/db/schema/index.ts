@@ -1,0 +1,5 @@
+export * from "./accounts.js";
+export * from "./catalog.js";
+export * from "./library.js";
+export * from "./plays.js";
+export * from "./system.js";

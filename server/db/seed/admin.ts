@@ -1,0 +1,39 @@
+import { randomBytes } from "node:crypto";
+import { hash } from "@node-rs/argon2";
+import { admins } from "../schema/index.js";
+import { silentLogger, type DatabaseHandle, type DbLogger } from "../types.js";
+
+export const DEFAULT_ADMIN_USERNAME = "admin";
+
+/**
+ * On first start, creates the single admin account with a random strong password and logs it
+ * once (warn). Does nothing when any admin exists, so the password is never shown again. Two
+ * instances starting together cannot both create it: the username is unique, the loser inserts
+ * nothing and logs nothing.
+ */
+export async function ensureAdminAccount(
+  handle: DatabaseHandle,
+  logger: DbLogger = silentLogger,
+): Promise<{ created: boolean }> {
+  const { db } = handle;
+  const existing = await db.select({ id: admins.id }).from(admins).limit(1);
+  if (existing.length > 0) return { created: false };
+
+  const password = randomBytes(18).toString("base64url"); // 24 characters, 144 bits
+  // @node-rs/argon2 defaults to argon2id (m=19 MiB, t=2, p=1: the OWASP baseline).
+  const passwordHash = await hash(password);
+  const inserted = await db
+    .insert(admins)
+    .values({ username: DEFAULT_ADMIN_USERNAME, passwordHash, nickname: "管理员" })
+    .onConflictDoNothing()
+    .returning({ id: admins.id });
+  if (inserted.length === 0) return { created: false };
+
+  // The password is in the message, not in a field: a pino `redact` on "password" must not hide it.
+  logger.warn(
+    { username: DEFAULT_ADMIN_USERNAME },
+    `Admin account created. Username: ${DEFAULT_ADMIN_USERNAME}  Password: ${password}  ` +
+      `(shown only this once; sign in at /panda/login and change it)`,
+  );
+  return { created: true };
+}

@@ -1,0 +1,34 @@
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type * as schema from "./schema/index.js";
+
+export type Schema = typeof schema;
+
+/** One Drizzle type for both drivers: repositories never know whether PGlite or pg runs underneath. */
+export type AppDatabase = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseEngine = "pglite" | "postgres";
+
+export interface DatabaseHandle {
+  db: AppDatabase;
+  engine: DatabaseEngine;
+  /** Closes the pool or the embedded database; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** The subset of a pino logger the database layer uses (pino's Logger satisfies it). */
+export interface DbLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Raw, driver-level SQL access used by the migrator and the start-up checks (one connection). */
+export interface SqlSession {
+  /** Runs one parameterised statement and returns its rows. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs one or more statements without parameters (simple protocol). */
+  exec(text: string): Promise<void>;
+}
+
+export const silentLogger: DbLogger = { debug() {}, info() {}, warn() {}, error() {} };
