@@ -17,7 +17,7 @@ async function largestMediaFile(mediaDir: string) {
   return best;
 }
 
-const ADMIN_PASSWORD_LINE = /管理员|admin/i;
+const ADMIN_PASSWORD_LINE = /Admin account created\. Username: admin  Password: \S{12,}/;
 
 describe("site lifecycle on embedded defaults", () => {
   let dataDir = "";

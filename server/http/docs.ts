@@ -1,7 +1,9 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
-import { createJsonSchemaTransform } from "fastify-type-provider-zod";
+import { jsonSchemaTransform } from "fastify-type-provider-zod";
+
+const DOCS_PREFIX = "/api/docs";
 
 /** OpenAPI document of every /api route, built from the same zod schemas that validate them. */
 export async function registerApiDocs(app: FastifyInstance) {
@@ -16,7 +18,12 @@ export async function registerApiDocs(app: FastifyInstance) {
         securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       },
     },
-    transform: createJsonSchemaTransform({ skipList: ["/healthz", "/media/*", "/uploads/*"] }),
+    // Only the API is documented: pages, media, health and the docs themselves are not.
+    transform: (route) => {
+      const isApi = /^\/(api|pandaadmin)\//.test(route.url) && !route.url.startsWith(DOCS_PREFIX);
+      if (!isApi) return { schema: { ...route.schema, hide: true }, url: route.url };
+      return jsonSchemaTransform(route);
+    },
   });
-  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 }
