@@ -36,8 +36,12 @@ async function main() {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
+    // A keep-alive socket whose download finishes during shutdown becomes idle after the one
+    // sweep server.close() makes; keep sweeping so it doesn't hold the exit for its timeout.
+    const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
       await app.close();
+      clearInterval(sweeper);
       await database.close();
       logger.info("shut down cleanly");
       process.exit(0);
