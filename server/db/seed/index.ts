@@ -89,6 +89,9 @@ async function seedItems(db: AppDatabase, key: "mixes" | "singles", target: numb
   const generate = key === "mixes" ? generateMix : generateSingle;
   const t0 = Date.now();
   const added = await fill(db, key, target, ITEM_CHUNK, async (tx, from, to) => {
+    // The trigram GIN index dominates item inserts. A larger pending list merges new entries in
+    // bigger sorted batches (about a quarter faster for large seeds); the closing VACUUM flushes it.
+    await tx.execute(sql`set local gin_pending_list_limit = '64MB'`);
     const rows = [];
     for (let i = from; i < to; i++) rows.push(withSearchText(generate(i, ctx)));
     await bulkInsert(tx, items, rows, { onConflictDoNothing: true });
