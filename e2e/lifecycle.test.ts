@@ -3,6 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser.js";
 import { type RunningSite, startSite } from "./site.js";
 
 /** The biggest demo media file: the generated 60-minute mix. */
@@ -44,6 +45,46 @@ describe("site lifecycle on embedded defaults", () => {
     expect(res.headers.get("accept-ranges")).toBe("bytes");
     expect(res.headers.get("content-range")).toBe(`bytes 0-99/${file.size}`);
     expect((await res.arrayBuffer()).byteLength).toBe(100);
+  });
+
+  it("renders the home page in Chinese and plays and seeks the long mix in Chromium", async () => {
+    const file = await largestMediaFile(path.join(dataDir, "media"));
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+      const res = await page.goto(site!.url);
+      expect(res?.status()).toBe(200);
+      expect(await page.title()).toContain("DJ搜索引擎网");
+      await expect.poll(() => page.locator("nav").first().innerText()).toContain("首页");
+
+      // Under the site's own CSP: media from 'self' must be allowed.
+      const played = await page.evaluate(async (url) => {
+        const audio = new Audio(url);
+        audio.muted = true;
+        await audio.play();
+        const until = (ok: () => boolean) =>
+          new Promise<void>((resolve, reject) => {
+            const started = Date.now();
+            const tick = () => (ok() ? resolve() : Date.now() - started > 15_000 ? reject(new Error("timeout")) : setTimeout(tick, 50));
+            tick();
+          });
+        await until(() => audio.currentTime > 0.5);
+        const duration = audio.duration;
+        audio.currentTime = duration / 2;
+        await until(() => audio.currentTime > duration / 2 + 0.5);
+        const at = audio.currentTime;
+        audio.pause();
+        return { duration, at };
+      }, `/media/${file.rel}`);
+      expect(played.duration).toBeGreaterThan(3600);
+      expect(played.at).toBeGreaterThan(played.duration / 2);
+      expect(played.at).toBeLessThan(played.duration / 2 + 10);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("finishes an in-flight download on SIGTERM, then exits cleanly", async () => {
