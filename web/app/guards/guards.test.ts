@@ -14,7 +14,16 @@ import {
 } from "./registry";
 import type { GuardDeps } from "./types";
 
-const USER: SessionUser = { id: 7, username: "dj" };
+const USER: SessionUser = {
+  id: 7,
+  username: "dj",
+  email: "dj@example.cn",
+  nickname: "dj",
+  avatar: "/img/noimage.png",
+  bio: "",
+  createTime: 1_790_000_000,
+  status: 1,
+};
 const ADMIN: AdminInfo = { username: "admin" };
 
 function memoryStorage(initial: Record<string, string> = {}) {

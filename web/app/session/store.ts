@@ -1,13 +1,9 @@
 import { create } from "zustand";
 
 /** What `/api/user/isloging` returns as data (spec section 3, User). */
-export interface SessionUser {
-  id: number;
-  username: string;
-  nickname?: string;
-  email?: string;
-  avatar?: string;
-}
+import type { SessionUser } from "@contracts/accounts";
+
+export type { SessionUser };
 
 export interface AdminInfo {
   id?: number;
