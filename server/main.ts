@@ -17,7 +17,6 @@ async function main() {
   await mkdir(config.mediaDir, { recursive: true });
   await mkdir(config.uploadsDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
-  logger.info({ engine: database.engine }, "database ready");
 
   await ensureAdminAccount(database, logger);
   if (config.seedDemo) {

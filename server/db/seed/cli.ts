@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import pino from "pino";
+import { loadConfig } from "../../config.js";
 import { prepareDemoMedia } from "../../modules/media/prepare-demo-media.js";
 import { openDatabase } from "../open.js";
 import { seedDemoCatalogue } from "./index.js";
@@ -24,9 +25,9 @@ function count(name: string, raw: string | undefined): number | undefined {
   return n;
 }
 
-const logger = pino({ name: "seed" });
-const dataDir = process.env.DATA_DIR || "./data";
-const databaseUrl = process.env.DATABASE_URL || undefined;
+const config = loadConfig();
+const logger = pino({ name: "seed", level: config.logLevel });
+const { dataDir, databaseUrl } = config;
 const t0 = Date.now();
 const handle = await openDatabase({ databaseUrl, dataDir, logger });
 const tOpen = Date.now();
