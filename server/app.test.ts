@@ -1,38 +1,26 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildApp } from "./app.js";
-import { loadConfig } from "./config.js";
-import type { DatabaseHandle } from "./db/open.js";
-import { createTestDatabase, testEngines } from "./testing/test-db.js";
+import { createTestApp, type TestApp } from "./testing/test-app.js";
+import { testEngines } from "./testing/test-db.js";
 
 describe.each(testEngines())("buildApp on %s", (engine) => {
+  let testApp: TestApp;
   let app: FastifyInstance;
-  let database: DatabaseHandle;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "djapp-"));
-    database = await createTestDatabase(engine);
-    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir });
-    app = await buildApp({ config, database, logger: false });
     // Probe routes exercise the shared error handling the real modules rely on.
-    const probeBody = z.object({ n: z.number({ error: "n 必须是数字" }) });
-    app.post("/api/_probe", { schema: { body: probeBody } }, async () => ({ ok: true }));
-    app.get("/api/_boom", async () => {
-      throw new Error("secret internal detail");
+    testApp = await createTestApp(engine, (a) => {
+      const probeBody = z.object({ n: z.number({ error: "n 必须是数字" }) });
+      a.post("/api/_probe", { schema: { body: probeBody } }, async () => ({ ok: true }));
+      a.get("/api/_boom", async () => {
+        throw new Error("secret internal detail");
+      });
     });
-    await app.ready();
+    app = testApp.app;
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => testApp?.close());
 
   it("answers /healthz with a database round trip", async () => {
     const res = await app.inject("/healthz");

@@ -1,29 +1,24 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.js";
-import { loadConfig } from "../../config.js";
 import type { DatabaseHandle } from "../../db/open.js";
 import { sessions, users } from "../../db/schema/index.js";
-import { createTestDatabase, testEngines } from "../../testing/test-db.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { testEngines } from "../../testing/test-db.js";
 import { hashToken, sessionService, USER_SESSION_TTL_MS } from "./session-service.js";
 
 describe.each(testEngines())("session check and logout on %s", (engine) => {
+  let testApp: TestApp;
   let app: FastifyInstance;
   let database: DatabaseHandle;
-  let dataDir: string;
   let userId: number;
 
   const isloging = (headers: Record<string, string> = {}) => app.inject({ url: "/api/user/isloging", headers });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "djacct-"));
-    database = await createTestDatabase(engine);
-    app = await buildApp({ config: loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir }), database, logger: false });
+    testApp = await createTestApp(engine);
+    ({ app, database } = testApp);
     const [user] = await database.db
       .insert(users)
       .values({ username: "夜店小王", email: "wang@example.cn", passwordHash: "x", bio: "爱听慢摇" })
@@ -31,11 +26,7 @@ describe.each(testEngines())("session check and logout on %s", (engine) => {
     userId = user.id;
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => testApp?.close());
 
   it("answers the signed-in member's info for a live token, without secrets", async () => {
     const token = await sessionService(database.db).createUserSession(userId);
