@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,21 +15,23 @@ import {
 const SCREENS = path.join(ROOT, "test-results", "screens");
 const ADMIN_MENU_TEXTS = ["系统管理", "内容管理", "用户管理", "区块管理", "采集数据"];
 
-let app: FastifyInstance;
+let server: { close(): Promise<void> } | undefined;
 let base: string;
 let browser: Browser;
 let build: ServerBuild;
 
 beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
-  ({ app, url: base } = await startWebServer());
+  const started = await startWebServer();
+  server = started;
+  base = started.url;
   build = await loadServerBuild();
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
+  await server?.close();
 });
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
@@ -59,7 +60,7 @@ describe("web shell (production build, CSP on)", () => {
     expect(html).toMatch(/^<!DOCTYPE html><html lang="zh-CN">/);
     expect(html).toContain("<title>DJ搜索引擎网</title>");
     expect(html).toContain(">首页<");
-    expect(html).toContain(">串烧舞曲<");
+    expect(html).toContain(">DJ串烧<");
     expect(html).toContain(">登录<");
     expect(html).toContain("data-player-slot");
     // antd styles are inlined in <head>, so the first paint is styled.
@@ -251,7 +252,7 @@ describe("web shell (production build, CSP on)", () => {
     });
     await page.goto(`${base}/`);
     await hydrated(page);
-    await page.getByRole("link", { name: "串烧舞曲" }).click();
+    await page.getByRole("link", { name: "DJ串烧" }).click();
     await page.waitForURL(`${base}/sort/chuanshao`);
     await page.goto(`${base}/site/1.html`);
     await hydrated(page);
@@ -291,7 +292,7 @@ describe("web shell (production build, CSP on)", () => {
       (window as unknown as { __slot: Element | null }).__slot =
         document.querySelector("[data-player-slot]");
     });
-    await page.getByRole("link", { name: "串烧舞曲" }).click();
+    await page.getByRole("link", { name: "DJ串烧" }).click();
     await page.waitForURL(`${base}/sort/chuanshao`);
     await page.getByRole("heading", { name: "分类" }).waitFor();
     const same = await page.evaluate(

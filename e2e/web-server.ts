@@ -2,11 +2,12 @@ import { execSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import Fastify, { type FastifyInstance } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Page } from "playwright-core";
 import type { ServerBuild } from "react-router";
-import { registerSecurityHeaders } from "../server/http/security";
-import { registerWeb } from "../server/web/index";
+import { seedDemoCatalogue } from "../server/db/seed/index";
+import { prepareDemoMedia } from "../server/modules/media/prepare-demo-media";
+import { createTestApp } from "../server/testing/test-app";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER_ENTRY = path.join(ROOT, "build", "server", "index.js");
@@ -41,14 +42,17 @@ export async function loadServerBuild(): Promise<ServerBuild> {
   return (await import(SERVER_ENTRY)) as ServerBuild;
 }
 
-/** A bare Fastify with the production security headers and the web shell, on a random port. */
-export async function startWebServer(): Promise<{ app: FastifyInstance; url: string }> {
+/**
+ * The real app (production web build, security headers, API) on a PGlite test database with a
+ * small demo catalogue (categories feed the top navigation), on a random port.
+ */
+export async function startWebServer(): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   ensureWebBuild();
-  const app = Fastify();
-  await registerSecurityHeaders(app, { dev: false });
-  await registerWeb(app, { mode: "production", root: ROOT });
-  const address = await app.listen({ port: 0, host: "127.0.0.1" });
-  return { app, url: address };
+  const testApp = await createTestApp("pglite", { web: true });
+  const media = await prepareDemoMedia(testApp.dataDir);
+  await seedDemoCatalogue(testApp.database, { media, suites: 24, plays: 0 });
+  const url = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
+  return { app: testApp.app, url, close: testApp.close };
 }
 
 /**

@@ -10,12 +10,14 @@ describe.each(testEngines())("buildApp on %s", (engine) => {
 
   beforeAll(async () => {
     // Probe routes exercise the shared error handling the real modules rely on.
-    testApp = await createTestApp(engine, (a) => {
+    testApp = await createTestApp(engine, {
+      extend: (a) => {
       const probeBody = z.object({ n: z.number({ error: "n 必须是数字" }) });
       a.post("/api/_probe", { schema: { body: probeBody } }, async () => ({ ok: true }));
-      a.get("/api/_boom", async () => {
-        throw new Error("secret internal detail");
-      });
+        a.get("/api/_boom", async () => {
+          throw new Error("secret internal detail");
+        });
+      },
     });
     app = testApp.app;
   });

@@ -8,8 +8,10 @@ import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
+import { catalogRoutes } from "./modules/catalog/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
+import { type AppServices, createServices } from "./services.js";
 import { registerWeb } from "./web/index.js";
 
 export interface AppDeps {
@@ -24,6 +26,7 @@ export interface AppDeps {
 declare module "fastify" {
   interface FastifyInstance {
     deps: AppDeps;
+    services: AppServices;
   }
 }
 
@@ -47,7 +50,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
+  const services = createServices(deps.database.db);
   app.decorate("deps", deps);
+  app.decorate("services", services);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -59,11 +64,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerApiDocs(app);
 
   await app.register(healthRoutes, { database: deps.database });
-  await app.register(accountRoutes, { db: deps.database.db });
+  await app.register(accountRoutes, { services });
+  await app.register(catalogRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {
-    await registerWeb(app, { mode: config.dev ? "development" : "production" });
+    await registerWeb(app, { mode: config.dev ? "development" : "production", getLoadContext: () => ({ services }) });
   }
   return app;
 }

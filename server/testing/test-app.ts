@@ -14,18 +14,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/**
- * The real application (buildApp, no web pages) on a fresh test database of `engine` and a
- * throw-away DATA_DIR. `extend` may add probe routes before the app is made ready.
- */
-export async function createTestApp(
-  engine: DatabaseEngine,
-  extend?: (app: FastifyInstance) => void | Promise<void>,
-): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Serve the built web pages too (browser tests); API tests leave it off. */
+  web?: boolean;
+  /** Adds probe routes before the app is made ready. */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+/** The real application (buildApp) on a fresh test database of `engine` and a throw-away DATA_DIR. */
+export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "djapp-"));
   const database = await createTestDatabase(engine);
-  const app = await buildApp({ config: loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir }), database, logger: false });
-  await extend?.(app);
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir });
+  const app = await buildApp({ config, database, logger: false, web: opts.web });
+  await opts.extend?.(app);
   await app.ready();
   return {
     app,

@@ -9,8 +9,8 @@ export { DEFAULT_EXCLUDED_PREFIXES } from "./shared";
 
 export interface WebOptions {
   mode: "production" | "development";
-  /** Adds in-process services to every loader's context (besides cspNonce). */
-  getLoadContext?: GetLoadContext;
+  /** The in-process services every loader receives in its context (besides cspNonce). */
+  getLoadContext: GetLoadContext;
   /** Project root holding build/ and vite.config.ts; defaults to the current directory. */
   root?: string;
   /** Path prefixes owned by other plugins: never rendered as pages. */
@@ -33,7 +33,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
 
     scope.get("/*", async (request: FastifyRequest, reply: FastifyReply) => {
       if (isExcluded(request.url, excluded)) return reply.callNotFound();
-      const extra = opts.getLoadContext ? await opts.getLoadContext(request, reply) : {};
+      const extra = await opts.getLoadContext(request, reply);
       const context: AppLoadContext = { ...extra, cspNonce: reply.scriptNonce ?? "" };
       const response = await handle(toFetchRequest(request, reply), context);
       return sendFetchResponse(reply, response);

@@ -1,19 +1,21 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AppServices } from "../services.js";
+
+/** What the app adds to every loader's context: its in-process services (server/services.ts). */
+export interface ExtraLoadContext {
+  services: AppServices;
+}
 
 /**
- * The one declaration of what SSR loaders receive as `context`.
- * Later issues add their in-process services here (catalog, search, ...), so loaders call
- * them directly instead of making HTTP requests to ourselves.
+ * The one declaration of what SSR loaders receive as `context`: loaders call the services
+ * directly instead of making HTTP requests to ourselves.
  */
 declare module "react-router" {
-  interface AppLoadContext {
+  interface AppLoadContext extends ExtraLoadContext {
     /** This response's CSP script nonce ("" in development, where no CSP is sent). */
     cspNonce: string;
   }
 }
-
-/** Everything in the load context except what registerWeb fills in itself. */
-export type ExtraLoadContext = Omit<import("react-router").AppLoadContext, "cspNonce">;
 
 export type GetLoadContext = (
   request: FastifyRequest,

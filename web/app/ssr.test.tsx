@@ -1,5 +1,5 @@
 import { Button } from "antd";
-import { createRequestHandler } from "react-router";
+import { type AppLoadContext, createRequestHandler } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SafeErrorPage } from "./components/errors/ErrorPage";
 import { GuardGate } from "./guards/GuardGate";
@@ -13,9 +13,9 @@ function render(path: string, pages: Record<string, Record<string, unknown>>) {
     { id: "root", path: "", module: root },
     ...Object.entries(pages).map(([p, module]) => ({ id: p, parentId: "root", path: p, module })),
   ]);
-  return createRequestHandler(build, "production")(new Request(`http://test${path}`), {
-    cspNonce: NONCE,
-  });
+  // These pages have no loaders, so they need no services.
+  const context = { cspNonce: NONCE } as AppLoadContext;
+  return createRequestHandler(build, "production")(new Request(`http://test${path}`), context);
 }
 
 afterEach(() => {

@@ -3,8 +3,7 @@ import { ok } from "@contracts/envelope";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppDatabase } from "../../db/open.js";
-import { sessionService } from "./session-service.js";
+import type { AppServices } from "../../services.js";
 
 /** The browser sends its localStorage token as `Authorization: Bearer …` (or a `token` header). */
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -17,8 +16,8 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 const envelope = <T extends z.ZodType>(data: T) =>
   z.object({ code: z.literal([0, 1]), msg: z.string(), time: z.number(), data });
 
-export const accountRoutes: FastifyPluginAsync<{ db: AppDatabase }> = async (app, opts) => {
-  const sessions = sessionService(opts.db);
+export const accountRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  const { sessions } = services;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(

@@ -1,24 +1,34 @@
 import { Outlet, useMatches } from "react-router";
 import { LoginDialogHost } from "../components/account/LoginDialogHost";
 import { MessageProvider } from "../components/feedback";
-import { PLACEHOLDER_NAV } from "../components/nav/nav-items";
 import { TopNav } from "../components/nav/TopNav";
 import { PlayerSlot } from "../components/player/PlayerSlot";
 import { GuardGate } from "../guards/GuardGate";
 import type { RouteHandle } from "../guards/types";
+import type { Route } from "./+types/default";
 import styles from "./default.module.css";
+
+/** The menu comes from the categories, through the in-process navigation service. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { nav: await context.services.navigation.topNav() };
+}
+
+/** Categories change only in the back office: moving between pages needn't reload the menu. */
+export function shouldRevalidate() {
+  return false;
+}
 
 /**
  * Default layout: top navigation, page, global player bar and login dialog.
  * The user layout nests inside it, so moving between public and user pages keeps the
  * navbar and the player mounted (playback is never interrupted).
  */
-export default function DefaultLayout() {
+export default function DefaultLayout({ loaderData }: Route.ComponentProps) {
   const hidePlayer = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.hidePlayer);
   return (
     <MessageProvider>
       <div className={styles.shell}>
-        <TopNav items={PLACEHOLDER_NAV} />
+        <TopNav items={loaderData.nav} />
         <main className={hidePlayer ? styles.main : `${styles.main} ${styles.withPlayer}`}>
           <GuardGate>
             <Outlet />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeNavKey, PLACEHOLDER_NAV, type NavItem } from "./nav-items";
+import { activeNavKey, type NavItem } from "./nav-items";
 
 describe("navigation items", () => {
   it("highlight the item or sub-item of the current page", () => {
@@ -11,15 +11,5 @@ describe("navigation items", () => {
     expect(activeNavKey(items, "/sort/a")).toBe("/sort/a");
     expect(activeNavKey(items, "/sort/b")).toBe("/sort/b");
     expect(activeNavKey(items, "/user/profile")).toBeUndefined();
-  });
-
-  it("the placeholder menu has the gettopnav shape {label, to, icon?, items?}", () => {
-    const check = (item: NavItem): void => {
-      expect(typeof item.label).toBe("string");
-      expect(item.to.startsWith("/")).toBe(true);
-      item.items?.forEach(check);
-    };
-    PLACEHOLDER_NAV.forEach(check);
-    expect(PLACEHOLDER_NAV[0]).toEqual({ label: "首页", to: "/" });
   });
 });

@@ -1,0 +1,58 @@
+import { HOME_NAV_ITEM, type NavItem } from "@contracts/navigation";
+import type { AppDatabase } from "../../db/open.js";
+import { type NavCategoryRow, navigationRepo } from "./navigation-repo.js";
+
+/** Categories change only through the back office; a short cache spares every page a query. */
+export const NAV_CACHE_MS = 60_000;
+
+const categoryPath = (diyname: string) => `/sort/${diyname}`;
+
+/** 首页, then each top-level category with its enabled children as a submenu. */
+export function buildTopNav(rows: readonly NavCategoryRow[]): NavItem[] {
+  const enabledIds = new Set(rows.map((r) => r.id));
+  const children = new Map<number, NavItem[]>();
+  const tops: NavCategoryRow[] = [];
+  for (const row of rows) {
+    // A child whose parent is disabled or gone is promoted to the top level.
+    if (row.parentId !== null && enabledIds.has(row.parentId)) {
+      const list = children.get(row.parentId) ?? [];
+      list.push(toItem(row));
+      children.set(row.parentId, list);
+    } else {
+      tops.push(row);
+    }
+  }
+  return [
+    HOME_NAV_ITEM,
+    ...tops.map((row) => {
+      const items = children.get(row.id);
+      return items ? { ...toItem(row), items } : toItem(row);
+    }),
+  ];
+}
+
+function toItem(row: NavCategoryRow): NavItem {
+  return row.icon ? { label: row.name, to: categoryPath(row.diyname), icon: row.icon } : { label: row.name, to: categoryPath(row.diyname) };
+}
+
+export function navigationService(db: AppDatabase, now: () => number = Date.now) {
+  const repo = navigationRepo(db);
+  let cached: { at: number; nav: Promise<NavItem[]> } | undefined;
+  return {
+    topNav(): Promise<NavItem[]> {
+      if (!cached || now() - cached.at > NAV_CACHE_MS) {
+        const nav = repo.listEnabledCategories().then(buildTopNav);
+        // A failed query must not be cached.
+        nav.catch(() => (cached = undefined));
+        cached = { at: now(), nav };
+      }
+      return cached.nav;
+    },
+    /** Called by the back office after a category change. */
+    invalidate() {
+      cached = undefined;
+    },
+  };
+}
+
+export type NavigationService = ReturnType<typeof navigationService>;
