@@ -11,6 +11,7 @@ import { accountRoutes } from "./modules/accounts/routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
+import { seoRoutes } from "./modules/seo/routes.js";
 import { type AppServices, createServices } from "./services.js";
 import { registerWeb } from "./web/index.js";
 
@@ -66,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database: deps.database });
   await app.register(accountRoutes, { services });
   await app.register(catalogRoutes, { services });
+  await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { AppDatabase } from "../../db/open.js";
+import { notFound } from "../../errors.js";
+import { seoService } from "./service.js";
+
+const CACHE = "public, max-age=3600";
+const XML = "application/xml; charset=utf-8";
+
+export const seoRoutes: FastifyPluginAsync<{ db: AppDatabase; publicUrl: string }> = async (app, opts) => {
+  const seo = seoService(opts.db, opts.publicUrl);
+  const hide = { schema: { hide: true } };
+
+  app.get("/robots.txt", hide, async (_req, reply) =>
+    reply.type("text/plain; charset=utf-8").header("cache-control", CACHE).send(seo.robots()),
+  );
+  app.get("/sitemap.xml", hide, async (_req, reply) => reply.type(XML).header("cache-control", CACHE).send(await seo.index()));
+  app.get("/sitemap-pages.xml", hide, async (_req, reply) =>
+    reply.type(XML).header("cache-control", CACHE).send(await seo.pages()),
+  );
+  app.get<{ Params: { n: string } }>("/sitemap-items-:n(^\\d{1,6}).xml", hide, async (request, reply) => {
+    const xml = await seo.items(Number(request.params.n));
+    if (xml === null) throw notFound("页面不存在");
+    return reply.type(XML).header("cache-control", CACHE).send(xml);
+  });
+};
