@@ -1,5 +1,7 @@
 import type { AppDatabase } from "./db/open.js";
 import { navigationService } from "./modules/catalog/navigation-service.js";
+import { suiteService } from "./modules/catalog/suite-service.js";
+import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
 import { sessionService } from "./modules/accounts/session-service.js";
 
 /**
@@ -9,6 +11,8 @@ import { sessionService } from "./modules/accounts/session-service.js";
 export function createServices(db: AppDatabase) {
   return {
     navigation: navigationService(db),
+    suites: suiteService(db),
+    visitors: { fromCookieHeader: visitorFromCookieHeader },
     sessions: sessionService(db),
   };
 }

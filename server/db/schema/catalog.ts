@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+import type { DjListNode } from "@contracts/suite";
 import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns.js";
 
 /** Where an item comes from: djuu, 172minx (shown as 172Mix), vvvdj, or `local` (our own). */
@@ -51,16 +52,8 @@ export const categories = pgTable(
   ],
 );
 
-/**
- * One node of a suite's `djlist` file tree. A node without `items` is a leaf (an audio file);
- * `start` is the leaf's offset in seconds inside the item's media, when known (player tracklist).
- */
-export interface DjListNode {
-  label: string;
-  icon?: string;
-  items?: DjListNode[];
-  start?: number;
-}
+/** One node of a suite's `djlist` file tree (shape shared with the web: contracts/suite.ts). */
+export type { DjListNode };
 
 export const ITEM_KINDS = ["mix", "single"] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];

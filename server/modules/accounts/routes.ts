@@ -1,5 +1,5 @@
 import { accountMessages, sessionUserSchema } from "@contracts/accounts";
-import { ok } from "@contracts/envelope";
+import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -12,9 +12,6 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.token;
   return typeof header === "string" && header ? header : undefined;
 }
-
-const envelope = <T extends z.ZodType>(data: T) =>
-  z.object({ code: z.literal([0, 1]), msg: z.string(), time: z.number(), data });
 
 export const accountRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   const { sessions } = services;

@@ -1,22 +1,40 @@
-import { ok } from "@contracts/envelope";
+import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import { navItemSchema } from "@contracts/navigation";
+import { musicInfoQuerySchema, musicInfoSchema } from "@contracts/suite";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppServices } from "../../services.js";
 
 export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
-  app.withTypeProvider<ZodTypeProvider>().get(
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
     "/api/forntend/gettopnav",
     {
       schema: {
         tags: ["frontend"],
         summary: "顶部导航 (categories as menu items with submenus)",
-        response: {
-          200: z.object({ code: z.literal([0, 1]), msg: z.string(), time: z.number(), data: z.array(navItemSchema) }),
-        },
+        response: { 200: envelope(z.array(navItemSchema)) },
       },
     },
     async () => ok(await services.navigation.topNav()),
+  );
+
+  api.get(
+    "/api/forntend/getmusicinfo",
+    {
+      schema: {
+        tags: ["frontend"],
+        summary: "套曲详情 (counts one view per visitor per day)",
+        querystring: musicInfoQuerySchema,
+        response: { 200: envelope(musicInfoSchema) },
+      },
+    },
+    async (request, reply) => {
+      const visitor = services.visitors.fromCookieHeader(request.headers.cookie, request.protocol === "https");
+      if (visitor.setCookie) reply.header("set-cookie", visitor.setCookie);
+      return ok(await services.suites.musicInfo(request.query.id, visitor.id));
+    },
   );
 };

@@ -1,11 +1,10 @@
+import { suitePath } from "@contracts/suite";
 import type { AppDatabase } from "../../db/open.js";
 import { seoRepo } from "./repo.js";
 
 /** The sitemap protocol's limit of URLs per file. */
 export const ITEMS_PER_SITEMAP = 50_000;
 
-/** The canonical address of an item's detail page (the spec's /sutie/ spelling). */
-export const itemPath = (id: number) => `/sutie/${id}.html`;
 
 const xmlEscape = (s: string) =>
   s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
@@ -56,7 +55,7 @@ export function seoService(db: AppDatabase, publicUrl: string) {
     async items(n: number): Promise<string | null> {
       if (n < 1 || n > Math.ceil((await repo.maxItemId()) / ITEMS_PER_SITEMAP)) return null;
       const rows = await repo.itemsInIdRange((n - 1) * ITEMS_PER_SITEMAP + 1, n * ITEMS_PER_SITEMAP);
-      return urlset(rows.map((r) => ({ loc: abs(itemPath(r.id)), lastmod: r.lastmod })));
+      return urlset(rows.map((r) => ({ loc: abs(suitePath(r.id)), lastmod: r.lastmod })));
     },
   };
 }

@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/** One node of a suite's file tree (spec: label, icon, items; a node without items is a leaf). */
+export interface DjListNode {
+  label: string;
+  icon?: string;
+  items?: DjListNode[];
+  /** Offset of this track in the item's media, in seconds, when known (player tracklist). */
+  start?: number;
+}
+
+export const djListNodeSchema: z.ZodType<DjListNode> = z.lazy(() =>
+  z.object({
+    label: z.string(),
+    icon: z.string().optional(),
+    items: z.array(djListNodeSchema).optional(),
+    start: z.number().optional(),
+  }),
+);
+
+const byLabel = new Intl.Collator("zh-CN", { numeric: true }).compare;
+
+/** The spec's ordering: by label, Chinese locale, numeric ("2" before "10"), at every level. */
+export function sortDjList(nodes: readonly DjListNode[]): DjListNode[] {
+  return [...nodes]
+    .sort((a, b) => byLabel(a.label, b.label))
+    .map((n) => (n.items ? { ...n, items: sortDjList(n.items) } : n));
+}
+
+/** Leaves are the audio files. */
+export function countAudioFiles(nodes: readonly DjListNode[]): number {
+  return nodes.reduce((sum, n) => sum + (n.items ? countAudioFiles(n.items) : 1), 0);
+}
+
+export const suiteMessages = {
+  badPath: "页面不存在",
+  missing: "数据不存在",
+  serverError: "服务器错误",
+} as const;
+
+/** `GET /api/forntend/getmusicinfo?id=`: ids are positive whole numbers; anything else is 页面不存在. */
+export const musicInfoQuerySchema = z.object({
+  id: z.coerce
+    .number({ error: suiteMessages.badPath })
+    .int({ error: suiteMessages.badPath })
+    .positive({ error: suiteMessages.badPath })
+    .max(2_147_483_647, { error: suiteMessages.badPath }),
+});
+
+export const musicInfoSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  /** Canonical detail page. */
+  url: z.string(),
+  artist: z.string(),
+  image: z.string(),
+  palyurl: z.string(),
+  playtype: z.enum(["mp3", "mp4"]),
+  kind: z.enum(["mix", "single"]),
+  channel: z.object({ name: z.string(), url: z.string() }),
+  website: z.object({ code: z.string(), name: z.string(), logo: z.string().nullable() }),
+  vipdown: z.enum(["0", "1"]),
+  price: z.number().int(),
+  views: z.number().int(),
+  countLikes: z.number().int(),
+  countFavorites: z.number().int(),
+  duration: z.number().int().nullable(),
+  djlist: z.array(djListNodeSchema),
+  /** The real number of audio files in the tree. */
+  audioFiles: z.number().int(),
+  /** Unix seconds. */
+  update_time: z.number().int(),
+});
+export type MusicInfo = z.infer<typeof musicInfoSchema>;
+
+export const DEFAULT_COVER = "/img/noimage.png";
+export const DEFAULT_ARTIST = "未知歌手";
+export const suitePath = (id: number) => `/sutie/${id}.html`;

@@ -1,0 +1,114 @@
+import { sortDjList } from "@contracts/suite";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoMediaFixture } from "../../db/seed/demo-media.fixture.js";
+import { seedDemoCatalogue } from "../../db/seed/index.js";
+import { items } from "../../db/schema/index.js";
+import { queryRows } from "../../db/sql.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { testEngines } from "../../testing/test-db.js";
+import { suiteService } from "./suite-service.js";
+import { chinaDay, visitorFromCookieHeader } from "./visitors.js";
+
+describe("file tree order and visitors", () => {
+  it("sorts labels in Chinese locale with numeric order, at every level", () => {
+    const sorted = sortDjList([
+      { label: "10.慢摇" },
+      { label: "2.开场" },
+      { label: "B面", items: [{ label: "12" }, { label: "3" }] },
+      { label: "A面" },
+    ]);
+    expect(sorted.map((n) => n.label)).toEqual(["2.开场", "10.慢摇", "A面", "B面"]);
+    expect(sorted[3].items!.map((n) => n.label)).toEqual(["3", "12"]);
+  });
+
+  it("keeps a well-formed visitor id and replaces a missing or forged one", () => {
+    expect(visitorFromCookieHeader("a=1; vid=abcdefghijklmnop_123")).toEqual({ id: "abcdefghijklmnop_123" });
+    const fresh = visitorFromCookieHeader("vid=<script>");
+    expect(fresh.id).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+    expect(fresh.setCookie).toMatch(/^vid=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+  });
+
+  it("counts days in China time", () => {
+    expect(chinaDay(new Date("2026-11-21T16:30:00Z"))).toBe("2026-11-22");
+    expect(chinaDay(new Date("2026-11-21T15:30:00Z"))).toBe("2026-11-21");
+  });
+});
+
+describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) => {
+  let t: TestApp;
+  let mixId: number;
+  let timedMixId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await seedDemoCatalogue(t.database, { media: demoMediaFixture, suites: 12, singles: 4, plays: 0 });
+    [{ id: mixId }] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from items where kind = 'mix' and track_count > 3 order by id limit 1`,
+    );
+    [{ id: timedMixId }] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from items where djlist::text like '%"start"%' order by id limit 1`,
+    );
+  });
+
+  afterAll(() => t?.close());
+
+  const get = (query: string, cookie?: string) =>
+    t.app.inject({ url: `/api/forntend/getmusicinfo?${query}`, headers: cookie ? { cookie } : {} });
+
+  it("answers the detail data with a sorted tree and the real audio-file count", async () => {
+    const res = await get(`id=${mixId}`);
+    expect(res.statusCode).toBe(200);
+    const { code, data } = res.json();
+    expect(code).toBe(1);
+    expect(data).toMatchObject({ id: mixId, url: `/sutie/${mixId}.html`, kind: "mix" });
+    expect(data.channel.url).toMatch(/^\/sort\/[a-z]+$/);
+    expect(["djuu", "172minx", "vvvdj", "local"]).toContain(data.website.code);
+    expect(data.djlist).toEqual(sortDjList(data.djlist));
+    const [{ trackCount }] = await t.database.db.select({ trackCount: items.trackCount }).from(items).where(eq(items.id, mixId));
+    expect(data.audioFiles).toBe(trackCount);
+    expect(data.audioFiles).not.toBe(15);
+  });
+
+  it("keeps track start times in the tree for the player's tracklist", async () => {
+    const { data } = (await get(`id=${timedMixId}`)).json();
+    expect(JSON.stringify(data.djlist)).toMatch(/"start":\d+/);
+  });
+
+  it("counts a view once per visitor per day, and sets a visitor cookie for new visitors", async () => {
+    const first = await get(`id=${mixId}`);
+    const cookie = String(first.headers["set-cookie"]).split(";")[0];
+    expect(cookie).toMatch(/^vid=/);
+    const before = first.json().data.views;
+    const again = await get(`id=${mixId}`, cookie);
+    expect(again.headers["set-cookie"]).toBeUndefined();
+    expect(again.json().data.views).toBe(before);
+    const other = await get(`id=${mixId}`, "vid=another_visitor_123456");
+    expect(other.json().data.views).toBe(before + 1);
+    // Tomorrow the same visitor counts again.
+    const tomorrow = suiteService(t.database.db, () => new Date(Date.now() + 24 * 3600 * 1000));
+    expect((await tomorrow.musicInfo(mixId, "another_visitor_123456")).views).toBe(before + 2);
+  });
+
+  it("answers 404 数据不存在 for a missing or hidden item, and changes nothing", async () => {
+    const res = await get("id=99999999");
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 0, msg: "数据不存在" });
+    const views = async () =>
+      (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from item_views where item_id = ${timedMixId}`))[0].n;
+    await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, timedMixId));
+    const before = await views();
+    expect((await get(`id=${timedMixId}`)).json().msg).toBe("数据不存在");
+    expect(await views()).toBe(before);
+  });
+
+  it("answers 400 页面不存在 for ids that are not positive whole numbers", async () => {
+    for (const q of ["id=abc", "id=-1", "id=0", "id=1.5", "", "id=99999999999", "id=1%20or%201=1", "id=<b>"]) {
+      const res = await get(q);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().msg, q).toBe("页面不存在");
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+
+/** Anonymous visitor id (for once-per-day view counting and, later, play reports). */
+export const VISITOR_COOKIE = "vid";
+const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
+const ONE_YEAR_S = 365 * 24 * 3600;
+
+export interface Visitor {
+  id: string;
+  /** A Set-Cookie header value when the visitor is new (or sent a malformed id). */
+  setCookie?: string;
+}
+
+/** Reads the visitor id from a Cookie header, or makes a new one with the cookie that keeps it. */
+export function visitorFromCookieHeader(cookieHeader: string | null | undefined, secure = false): Visitor {
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    const value = rest.join("=");
+    if (name === VISITOR_COOKIE && VISITOR_ID.test(value)) return { id: value };
+  }
+  const id = randomBytes(16).toString("base64url");
+  const attrs = [`${VISITOR_COOKIE}=${id}`, "Path=/", `Max-Age=${ONE_YEAR_S}`, "HttpOnly", "SameSite=Lax"];
+  if (secure) attrs.push("Secure");
+  return { id, setCookie: attrs.join("; ") };
+}
+
+/** The calendar day in China, where the site's audience is: "once per visitor per day". */
+export function chinaDay(at: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(at);
+}
