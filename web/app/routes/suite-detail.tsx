@@ -1,25 +1,41 @@
+import { suiteMessages } from "@contracts/suite";
 import { data } from "react-router";
-import { PageHeading } from "../components/layout/PageHeading";
 import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
+import { SuiteDetailView } from "../components/suite/SuiteDetailView";
 import type { RouteHandle } from "../guards/types";
 import { pageMeta } from "../lib/site";
 import type { Route } from "./+types/suite-detail";
 
 /** Spec section 2: only /site/{id}.html and /sutie/{id}.html; any other shape is 页面不存在. */
-export const DETAIL_FILE = /^(\d+)\.html$/;
+export const DETAIL_FILE = /^([1-9]\d{0,9})\.html$/;
 
 export const handle: RouteHandle = { hidePlayer: true };
 
-export function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const match = DETAIL_FILE.exec(params.file);
-  if (!match) throw data("页面不存在", { status: 404 });
-  return { id: Number(match[1]) };
+  const id = match ? Number(match[1]) : NaN;
+  if (!(id <= 2_147_483_647)) throw data(suiteMessages.badPath, { status: 404 });
+  const visitor = context.services.visitors.fromCookieHeader(request.headers.get("cookie"));
+  try {
+    const info = await context.services.suites.musicInfo(id, visitor.id);
+    return data({ info }, visitor.setCookie ? { headers: { "Set-Cookie": visitor.setCookie } } : undefined);
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) throw data((err as Error).message, { status: 404 });
+    throw data(suiteMessages.serverError, { status: 500 });
+  }
 }
 
-export const meta = ({ error }: Route.MetaArgs) => pageMeta(error ? "页面不存在" : "套曲详情");
+export const meta = ({ data: loaded, error }: Route.MetaArgs) => {
+  if (error || !loaded) return pageMeta(error ? "页面不存在" : undefined);
+  const { info } = loaded;
+  return [
+    ...pageMeta(info.title, `${info.title}，${info.artist}，${info.channel.name}DJ舞曲在线试听 - ${info.website.name}`),
+    { tagName: "link", rel: "canonical", href: info.url },
+  ];
+};
 
 export default function SuiteDetail({ loaderData }: Route.ComponentProps) {
-  return <PageHeading title="套曲详情">编号 {loaderData.id}</PageHeading>;
+  return <SuiteDetailView info={loaderData.info} />;
 }
 
 export const ErrorBoundary = RouteErrorBoundary;

@@ -1,0 +1,85 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MusicInfo } from "../contracts/suite";
+import { launchBrowser } from "./browser";
+import { ROOT, startWebServer, watchProblems } from "./web-server";
+
+const SCREENS = path.join(ROOT, "test-results", "screens");
+let server: Awaited<ReturnType<typeof startWebServer>>;
+let browser: Browser;
+let timed: MusicInfo;
+
+/** The first seeded mix whose file tree carries track start times. */
+async function findTimedMix(base: string): Promise<MusicInfo> {
+  for (let id = 1; id < 60; id++) {
+    const body = await fetch(`${base}/api/forntend/getmusicinfo?id=${id}`).then((r) => r.json());
+    if (body.code === 1 && JSON.stringify(body.data.djlist).includes('"start"')) return body.data;
+  }
+  throw new Error("no seeded mix with track start times");
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENS, { recursive: true });
+  server = await startWebServer();
+  browser = await launchBrowser();
+  timed = await findTimedMix(server.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("suite detail page", () => {
+  it("is server-rendered with its title, breadcrumb, tree and canonical link before any JavaScript", async () => {
+    const res = await fetch(`${server.url}/sutie/${timed.id}.html`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<title>${timed.title} - DJ搜索引擎网</title>`);
+    expect(html).toContain(`rel="canonical" href="/sutie/${timed.id}.html"`);
+    expect(html).toContain(`音频文件：<!-- -->${timed.audioFiles}`);
+    expect(html).toContain(timed.channel.name);
+  });
+
+  it("shows the tree, plays from a track's start time, and asks a guest to log in to favourite", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: "zh-CN" });
+    const problems = await watchProblems(page);
+    await page.goto(`${server.url}/site/${timed.id}.html`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toContain(timed.title);
+    const leaves = page.getByRole("treeitem").filter({ has: page.getByTitle("从这里播放") });
+    expect(await leaves.count()).toBeGreaterThan(1);
+    // The global player bar is hidden on this page.
+    expect(await page.locator("[data-player-slot]").isHidden()).toBe(true);
+
+    const second = leaves.nth(1).getByTitle("从这里播放");
+    const startText = await second.innerText();
+    const [m, s] = startText.split(":").map(Number);
+    await second.click();
+    const media = page.locator("audio, video").first();
+    await expect
+      .poll(() => media.evaluate((el: HTMLMediaElement) => el.currentTime), { timeout: 15_000 })
+      .toBeGreaterThan(m * 60 + s);
+    await page.getByRole("button", { name: "暂停" }).click();
+
+    await page.getByRole("button", { name: "收藏" }).click();
+    await page.getByRole("dialog").getByRole("tab", { name: "登录" }).waitFor();
+    await page.screenshot({ path: path.join(SCREENS, "suite-detail-login.png") });
+    await page.keyboard.press("Escape");
+    await page.screenshot({ path: path.join(SCREENS, "suite-detail.png"), fullPage: true });
+    expect(problems.filter((p) => !p.includes("Failed to load resource"))).toEqual([]);
+    await page.close();
+  });
+
+  it("answers 404 数据不存在 for a missing suite and 页面不存在 for a wrong path shape", async () => {
+    const missing = await fetch(`${server.url}/sutie/99999999.html`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("数据不存在");
+    for (const bad of ["/sutie/0.html", "/site/12", "/sutie/99999999999.html"]) {
+      const res = await fetch(`${server.url}${bad}`);
+      expect(res.status, bad).toBe(404);
+      expect(await res.text(), bad).toContain("页面不存在");
+    }
+  });
+});

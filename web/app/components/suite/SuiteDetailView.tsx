@@ -1,0 +1,98 @@
+import type { MusicInfo } from "@contracts/suite";
+import { Link } from "react-router";
+import { useSession } from "../../session/store";
+import { useLoginDialog } from "../account/login-dialog-store";
+import { useSiteMessage } from "../feedback";
+import { Comments } from "./Comments";
+import { FileTree } from "./FileTree";
+import { formatChinaDate, formatCount, formatDuration } from "./format";
+import styles from "./suite.module.css";
+import { useMediaControls } from "./useMediaControls";
+
+/** Suite detail (spec section 2): header with counts and actions, progress, file tree, comments. */
+export function SuiteDetailView({ info }: { info: MusicInfo }) {
+  const media = useMediaControls();
+  const user = useSession((s) => s.user);
+  const showLogin = useLoginDialog((s) => s.show);
+  const message = useSiteMessage();
+  // Favourite, download and recommend need an account; the accounts issue wires their APIs.
+  const needsLogin = (action: string) => () =>
+    user ? message.info(`${action}功能将随账号功能一同开放`) : showLogin("login");
+  const total = media.duration || info.duration || 0;
+
+  return (
+    <article className={styles.page}>
+      <nav className={styles.breadcrumb} aria-label="面包屑">
+        <Link to="/">首页</Link>
+        <span aria-hidden>/</span>
+        {info.channel.name ? <Link to={info.channel.url}>{info.channel.name}</Link> : null}
+        {info.channel.name ? <span aria-hidden>/</span> : null}
+        <span className={styles.current}>{info.title}</span>
+      </nav>
+
+      <section className={styles.header}>
+        <img className={styles.cover} src={info.image} alt={info.title} width={220} height={220} />
+        <div className={styles.meta}>
+          <h1 className={styles.title}>
+            {info.title}
+            {info.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
+          </h1>
+          <p className={styles.facts}>
+            <span>歌手：{info.artist}</span>
+            <span>来源：{info.website.name}</span>
+            {info.duration ? <span>时长：{formatDuration(info.duration)}</span> : null}
+            <span>{info.vipdown === "1" ? "VIP免费下载" : info.price > 0 ? `下载：${info.price}币` : "免费下载"}</span>
+          </p>
+          <p className={styles.counts}>
+            <span>浏览 {formatCount(info.views)}</span>
+            <span>点赞 {formatCount(info.countLikes)}</span>
+            <span>收藏 {formatCount(info.countFavorites)}</span>
+          </p>
+          <div className={styles.actions}>
+            <button type="button" className={styles.primary} onClick={media.toggle}>
+              {media.playing ? "暂停" : "播放"}
+            </button>
+            <button type="button" className={styles.secondary} onClick={needsLogin("下载")}>
+              下载
+            </button>
+            <button type="button" className={styles.secondary} onClick={needsLogin("收藏")}>
+              收藏
+            </button>
+            <button type="button" className={styles.secondary} onClick={needsLogin("推荐")}>
+              推荐
+            </button>
+          </div>
+          <div className={styles.progressRow}>
+            <span>{formatDuration(media.time)}</span>
+            <input
+              className={styles.progress}
+              type="range"
+              min={0}
+              max={Math.max(1, Math.floor(total))}
+              value={Math.floor(media.time)}
+              onChange={(e) => media.seek(Number(e.target.value))}
+              aria-label="播放进度"
+            />
+            <span>{formatDuration(total)}</span>
+          </div>
+          {media.error ? <p className={styles.error}>{media.error}</p> : null}
+          {info.playtype === "mp4" ? (
+            <video ref={(el) => void (media.ref.current = el)} className={styles.video} src={info.palyurl} preload="metadata" playsInline />
+          ) : (
+            <audio ref={(el) => void (media.ref.current = el)} src={info.palyurl} preload="none" />
+          )}
+        </div>
+      </section>
+
+      <section className={styles.panel}>
+        <h2 className={styles.panelTitle}>
+          文件列表 <span className={styles.muted}>音频文件：{info.audioFiles}</span>
+          <span className={styles.updated}>更新时间：{formatChinaDate(info.update_time)}</span>
+        </h2>
+        <FileTree nodes={info.djlist} onSeek={media.seek} />
+      </section>
+
+      <Comments onSubmitNeedsLogin={needsLogin("评论")} />
+    </article>
+  );
+}

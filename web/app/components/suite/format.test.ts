@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { formatChinaDate, formatCount, formatDuration } from "./format";
+
+describe("detail page formats", () => {
+  it("durations", () => {
+    expect(formatDuration(65)).toBe("1:05");
+    expect(formatDuration(3725)).toBe("1:02:05");
+    expect(formatDuration(-3)).toBe("0:00");
+  });
+  it("dates in China time", () => {
+    expect(formatChinaDate(Date.UTC(2026, 10, 21, 16, 30) / 1000)).toBe("2026年11月22日");
+  });
+  it("counts", () => {
+    expect(formatCount(999)).toBe("999");
+    expect(formatCount(12_345)).toBe("1.2万");
+    expect(formatCount(20_000)).toBe("2万");
+  });
+});
