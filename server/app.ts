@@ -8,6 +8,7 @@ import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
+import { chartRoutes } from "./modules/charts/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
 import { registerWeb } from "./web/index.js";
@@ -60,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { database: deps.database });
   await app.register(accountRoutes, { db: deps.database.db });
+  await app.register(chartRoutes, { db: deps.database.db });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {
