@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import type { ChartPeriod, ItemKind, PlayType } from "../../db/schema/index.js";
 import { chartEntries, items, playEvents } from "../../db/schema/index.js";
@@ -40,6 +40,17 @@ export interface ChartRow {
 
 /** SQL of the charts: one aggregation rebuilds every chart; readers only read `chart_entries`. */
 export function chartsRepo(db: AppDatabase) {
+  const entries = (where: SQL) =>
+    queryRows<ChartRow>(
+      db,
+      sql`select ce.site, ce.kind, ce.period, ce.rank::int as rank, ce.plays, ce.computed_at as "computedAt",
+                 i.id, i.title, i.artist, i.cover, i.playtype
+            from ${chartEntries} ce
+            join ${items} i on i.id = ce.item_id and i.status = 'normal'
+           where ${where}
+           order by ce.site, ce.kind, ce.period, ce.rank`,
+    );
+
   return {
     /**
      * Replaces every chart in one transaction (readers see the old charts until it commits).
@@ -92,30 +103,13 @@ export function chartsRepo(db: AppDatabase) {
     },
 
     /** The first `limit` entries of every chart of the given sites, with their (visible) items. */
-    async topEntries(sites: readonly string[] | undefined, limit: number): Promise<ChartRow[]> {
-      const siteFilter = sites ? sql`and ce.site = any(${`{${sites.join(",")}}`}::text[])` : sql``;
-      return queryRows<ChartRow>(
-        db,
-        sql`select ce.site, ce.kind, ce.period, ce.rank::int as rank, ce.plays, ce.computed_at as "computedAt",
-                   i.id, i.title, i.artist, i.cover, i.playtype
-              from ${chartEntries} ce
-              join ${items} i on i.id = ce.item_id and i.status = 'normal'
-             where ce.rank <= ${limit} ${siteFilter}
-             order by ce.site, ce.kind, ce.period, ce.rank`,
-      );
+    topEntries(sites: readonly string[], limit: number): Promise<ChartRow[]> {
+      return entries(sql`ce.site in (select json_array_elements_text(${JSON.stringify(sites)}::json)) and ce.rank <= ${limit}`);
     },
 
     /** One chart (site, kind, period), first `limit` entries. */
-    async chart(site: string, kind: ItemKind, period: ChartPeriod, limit: number): Promise<ChartRow[]> {
-      return queryRows<ChartRow>(
-        db,
-        sql`select ce.site, ce.kind, ce.period, ce.rank::int as rank, ce.plays, ce.computed_at as "computedAt",
-                   i.id, i.title, i.artist, i.cover, i.playtype
-              from ${chartEntries} ce
-              join ${items} i on i.id = ce.item_id and i.status = 'normal'
-             where ce.site = ${site} and ce.kind = ${kind} and ce.period = ${period} and ce.rank <= ${limit}
-             order by ce.rank`,
-      );
+    chart(site: string, kind: ItemKind, period: ChartPeriod, limit: number): Promise<ChartRow[]> {
+      return entries(sql`ce.site = ${site} and ce.kind = ${kind} and ce.period = ${period} and ce.rank <= ${limit}`);
     },
 
     /** When the charts were last rebuilt, or null if never. */

@@ -1,3 +1,4 @@
+import { SIDE_KEYS } from "@contracts/charts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../db/open.js";
@@ -162,15 +163,7 @@ describe.each(testEngines())("chart rebuild on %s", (engine) => {
     const side = await charts.chartSide();
     expect(Object.keys(side)).toEqual(["djuu", "172minx", "vvvdj"]);
     for (const site of Object.values(side)) {
-      expect(Object.keys(site)).toEqual([
-        "rank_day",
-        "rank_week",
-        "rank_month",
-        "rank_quarter",
-        "dan_rank_week",
-        "dan_rank_month",
-        "dan_rank_quarter",
-      ]);
+      expect(Object.keys(site)).toEqual([...SIDE_KEYS]);
     }
     expect(side.djuu.rank_day).toHaveLength(10);
     expect(side.djuu.rank_day[0]).toEqual({
