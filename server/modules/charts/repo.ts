@@ -55,9 +55,9 @@ export function chartsRepo(db: AppDatabase) {
     /**
      * Replaces every chart in one transaction (readers see the old charts until it commits).
      * Takes a transaction-level advisory lock first: if another instance holds it, nothing is
-     * done and `locked` is answered. One scan of the widest window (index-only on
-     * play_events(played_at, item_id)) counts all windows at once with FILTER; row_number()
-     * ranks each (site, kind, period) by plays desc, then item id asc.
+     * done and `locked` is answered. One scan of the widest window counts all windows at once
+     * with FILTER; row_number() ranks each (site, kind, period) by plays desc, then item id asc,
+     * over the few candidates that can reach the top (see `floors`).
      */
     async rebuild({ now, windows, top }: RebuildInput): Promise<RebuildOutcome> {
       if (windows.length === 0) throw new Error("chartsRepo.rebuild: no windows");
@@ -73,23 +73,38 @@ export function chartsRepo(db: AppDatabase) {
       return db.transaction(async (tx) => {
         const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${CHART_LOCK_KEY}::bigint) as locked`);
         if (!lock.locked) return { status: "locked" } as const;
+        // Room to hash and sort in memory; JIT compiling costs more than it saves here.
+        await tx.execute(sql`set local work_mem = '64MB'`);
+        await tx.execute(sql`set local jit = off`);
         await tx.delete(chartEntries);
         const inserted = await queryRows<{ n: number }>(
           tx,
-          sql`with a as (
-                select ${playEvents.itemId} as item_id, ${counts}
-                  from ${playEvents}
-                 where ${playEvents.playedAt} > ${widest.since.toISOString()}::timestamptz
-                   and ${playEvents.playedAt} <= ${now.toISOString()}::timestamptz
-                 group by ${playEvents.itemId}
+          sql`with a as materialized (
+                select i.source_site as site, i.kind, c.*
+                  from (select ${playEvents.itemId} as item_id, ${counts}
+                          from ${playEvents}
+                         where ${playEvents.playedAt} > ${widest.since.toISOString()}::timestamptz
+                           and ${playEvents.playedAt} <= ${now.toISOString()}::timestamptz
+                         group by ${playEvents.itemId}) c
+                  join ${items} i on i.id = c.item_id and i.status = 'normal'
+              ), u as materialized (
+                select a.site, a.kind, w.period, a.item_id, w.plays
+                  from a cross join lateral (values ${perWindow}) as w(period, plays, kinds)
+                 where w.plays > 0 and a.kind = any(w.kinds)
+              ), floors as (
+                -- Per chart, the lowest play count that can still reach the top: ranking then sorts
+                -- only those candidates, not every (item, window) row (a full sort took seconds).
+                select site, kind, period, min(plays) as floor
+                  from (select h.*, sum(n) over (partition by site, kind, period order by plays desc) - n as above
+                          from (select site, kind, period, plays, count(*) as n
+                                  from u group by site, kind, period, plays) h) x
+                 where above < ${top}
+                 group by site, kind, period
               ), ranked as (
-                select i.source_site as site, i.kind, w.period, a.item_id, w.plays,
-                       row_number() over (partition by i.source_site, i.kind, w.period
-                                          order by w.plays desc, a.item_id) as rn
-                  from a
-                  join ${items} i on i.id = a.item_id and i.status = 'normal'
-                 cross join lateral (values ${perWindow}) as w(period, plays, kinds)
-                 where w.plays > 0 and i.kind = any(w.kinds)
+                select u.*, row_number() over (partition by u.site, u.kind, u.period
+                                               order by u.plays desc, u.item_id) as rn
+                  from u join floors f
+                    on f.site = u.site and f.kind = u.kind and f.period = u.period and u.plays >= f.floor
               ), ins as (
                 insert into ${chartEntries} (site, kind, period, rank, item_id, plays, computed_at)
                 select site, kind, period, rn, item_id, plays, ${now.toISOString()}::timestamptz

@@ -105,6 +105,16 @@ describe.each(testEngines())("chart rebuild on %s", (engine) => {
     expect(day.at(-1)).toEqual([ids[5], 6]);
   });
 
+  it("cuts ties at the bottom of the chart by item id as well", async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < CHART_TOP + 3; i++) ids.push(await fx.item("vvvdj", "single", `s${i}`));
+    const lead = ids.at(-1)!;
+    for (const id of [...ids].reverse()) await fx.plays(id, id === lead ? 2 : 1, DAY + HOUR);
+    await rebuilt();
+    const week = await fx.chart("vvvdj", "single", "week");
+    expect(week).toEqual([[lead, 2], ...ids.slice(0, CHART_TOP - 1).map((id) => [id, 1])]);
+  });
+
   it("replaces every chart: a later rebuild drops what is no longer in any window", async () => {
     const a = await fx.item("djuu", "mix", "A");
     const b = await fx.item("vvvdj", "single", "B");
