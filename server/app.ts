@@ -9,6 +9,7 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
+import { chartRoutes } from "./modules/charts/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
@@ -67,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database: deps.database });
   await app.register(accountRoutes, { services });
   await app.register(catalogRoutes, { services });
+  await app.register(chartRoutes, { services });
   await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 

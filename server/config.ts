@@ -24,6 +24,12 @@ const envSchema = z.object({
   /** Time given to in-flight requests on SIGTERM before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: z.string().optional(),
+  /** Background chart rebuilds: milliseconds between runs, 0 = off. */
+  CHARTS_REBUILD_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || n >= 1000, { message: "must be 0 or a whole number >= 1000" })
+    .default(300_000),
 });
 
 export interface Config {
@@ -43,6 +49,7 @@ export interface Config {
   seedDemo: boolean;
   shutdownTimeoutMs: number;
   trustProxy: boolean | string;
+  chartsRebuildIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -74,5 +81,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO === "1",
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY,
+    chartsRebuildIntervalMs: e.CHARTS_REBUILD_INTERVAL_MS,
   };
 }

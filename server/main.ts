@@ -4,6 +4,7 @@ import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
+import { scheduleChartRebuilds } from "./modules/charts/scheduler.js";
 import { prepareDemoMedia } from "./modules/media/prepare-demo-media.js";
 
 /** config -> database -> demo data -> app -> listen; SIGTERM finishes in-flight requests first. */
@@ -25,6 +26,8 @@ async function main() {
   }
 
   const app = await buildApp({ config, database, logger, web: true });
+  // Charts are aggregated in the background: at start-up, then every CHARTS_REBUILD_INTERVAL_MS.
+  scheduleChartRebuilds(app, { db: database.db, logger, intervalMs: config.chartsRebuildIntervalMs });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -2,6 +2,7 @@ import type { AppDatabase } from "./db/open.js";
 import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
 import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
+import { chartsService } from "./modules/charts/service.js";
 import { sessionService } from "./modules/accounts/session-service.js";
 
 /**
@@ -10,6 +11,7 @@ import { sessionService } from "./modules/accounts/session-service.js";
  */
 export function createServices(db: AppDatabase) {
   return {
+    charts: chartsService(db),
     navigation: navigationService(db),
     suites: suiteService(db),
     visitors: { fromCookieHeader: visitorFromCookieHeader },

@@ -1,0 +1,41 @@
+/**
+ * npx tsx server/modules/charts/bench-rebuild.ts [runs]
+ * Times full chart rebuilds (and one side read) on the database named by the environment:
+ * DATABASE_URL (PostgreSQL) or the embedded PGlite under DATA_DIR. Seed it first, e.g.
+ * `DATA_DIR=/tmp/x npm run seed -- --suites 20000 --plays 200000`.
+ */
+import { sql } from "drizzle-orm";
+import { loadConfig } from "../../config.js";
+import { openDatabase } from "../../db/open.js";
+import { queryRows } from "../../db/sql.js";
+import { chartsService } from "./service.js";
+
+const runs = Number(process.argv[2] ?? 5);
+const config = loadConfig();
+const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+try {
+  const [size] = await queryRows<{ items: number; plays: number }>(
+    handle.db,
+    sql`select (select count(*)::int from items) as items, (select count(*)::int from play_events) as plays`,
+  );
+  const charts = chartsService(handle.db);
+  const times: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < runs; i++) {
+    const result = await charts.rebuildCharts(new Date());
+    if (result.status !== "rebuilt") throw new Error(`rebuild ${result.status}: ${result.reason}`);
+    times.push(result.ms);
+    rows = result.rows;
+  }
+  const t0 = performance.now();
+  const side = await charts.chartSide();
+  const sideMs = performance.now() - t0;
+  times.sort((a, b) => a - b);
+  console.log(
+    `charts on ${handle.engine}: ${size.items} items, ${size.plays} play events -> ${rows} chart rows; ` +
+      `rebuild ms min ${times[0]} median ${times[Math.floor(times.length / 2)]} max ${times.at(-1)} (${runs} runs); ` +
+      `side read ${sideMs.toFixed(1)} ms (${Object.keys(side).join(", ")})`,
+  );
+} finally {
+  await handle.close();
+}

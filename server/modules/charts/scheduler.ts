@@ -1,0 +1,87 @@
+import type { FastifyInstance } from "fastify";
+import type { AppDatabase, DbLogger } from "../../db/open.js";
+import { chartsService } from "./service.js";
+
+export interface ChartScheduler {
+  /** Rebuilds now (unless one is running), then every `intervalMs`. */
+  start(): void;
+  /** Stops the timer and waits for a rebuild in progress. */
+  stop(): Promise<void>;
+  /** One rebuild as the timer runs it (errors are logged, never thrown). */
+  tick(): Promise<void>;
+}
+
+/**
+ * The in-process background job. The timer is unref()'d (it never keeps the process alive);
+ * a tick while a rebuild runs is skipped by the service, and on PostgreSQL the advisory lock
+ * makes other instances skip as well.
+ */
+export function createChartScheduler({
+  db,
+  intervalMs,
+  logger,
+  now = () => new Date(),
+}: {
+  db: AppDatabase;
+  intervalMs: number;
+  logger: DbLogger;
+  now?: () => Date;
+}): ChartScheduler {
+  const charts = chartsService(db, now);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let current: Promise<void> | undefined;
+
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      const result = await charts.rebuildCharts(now());
+      if (result.status === "rebuilt") logger.info({ rows: result.rows, ms: result.ms }, "charts rebuilt");
+      else logger.debug({ reason: result.reason }, "charts rebuild skipped");
+    } catch (err) {
+      logger.error({ err }, "charts rebuild failed");
+    }
+  };
+  const run = () => {
+    current = tick();
+    return current;
+  };
+
+  return {
+    start() {
+      if (timer || stopped) return;
+      void run();
+      if (intervalMs > 0) {
+        timer = setInterval(() => void run(), intervalMs);
+        timer.unref();
+      }
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await current;
+      await charts.idle();
+    },
+    tick: run,
+  };
+}
+
+/**
+ * Runs the background job with the app: first rebuild once the app is ready, stopped (and the
+ * running rebuild awaited) when the app closes, before the database is closed.
+ */
+export function scheduleChartRebuilds(
+  app: FastifyInstance,
+  options: { db: AppDatabase; intervalMs: number; logger?: DbLogger },
+): ChartScheduler {
+  const { intervalMs } = options;
+  const scheduler = createChartScheduler({ db: options.db, intervalMs, logger: options.logger ?? app.log });
+  app.addHook("onReady", async () => {
+    if (intervalMs > 0) scheduler.start();
+  });
+  app.addHook("onClose", async () => {
+    await scheduler.stop();
+  });
+  return scheduler;
+}

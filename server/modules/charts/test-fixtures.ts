@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import { bulkInsert } from "../../db/bulk.js";
+import type { AppDatabase } from "../../db/open.js";
+import { items, playEvents, type ItemKind } from "../../db/schema/index.js";
+import { queryRows } from "../../db/sql.js";
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+/** The fixed `now` of the chart tests. */
+export const NOW = new Date("2026-06-15T12:00:00.000Z");
+
+let playback = 0;
+
+/** Test data for the charts: items and play events at known times. */
+export function chartFixtures(db: AppDatabase) {
+  return {
+    async reset() {
+      await db.execute(sql`truncate play_events, chart_entries, items cascade`);
+    },
+
+    async item(site: string, kind: ItemKind, title: string, extra: Partial<typeof items.$inferInsert> = {}): Promise<number> {
+      const [row] = await db
+        .insert(items)
+        .values({ kind, title, sourceSite: site, playUrl: `/media/${title}.mp3`, ...extra })
+        .returning({ id: items.id });
+      return row.id;
+    },
+
+    /** `count` plays of `itemId`, each `ageMs` before `base` (negative: after it). */
+    async plays(itemId: number, count: number, ageMs: number, base = NOW): Promise<void> {
+      const playedAt = new Date(base.getTime() - ageMs);
+      const rows = Array.from({ length: count }, () => ({
+        itemId,
+        visitorId: "v",
+        playbackId: `t-${process.pid}-${++playback}`,
+        playedAt,
+        secondsListened: 60,
+      }));
+      await bulkInsert(db, playEvents, rows);
+    },
+
+    /** Stored chart: [itemId, plays] by rank. */
+    async chart(site: string, kind: ItemKind, period: string): Promise<[number, number][]> {
+      const rows = await queryRows<{ item_id: number; plays: number; rank: number }>(
+        db,
+        sql`select item_id, plays, rank::int as rank from chart_entries
+             where site = ${site} and kind = ${kind} and period = ${period} order by rank`,
+      );
+      rows.forEach((r, i) => {
+        if (r.rank !== i + 1) throw new Error(`rank gap in ${site}/${kind}/${period}: ${r.rank} at ${i + 1}`);
+      });
+      return rows.map((r) => [r.item_id, r.plays]);
+    },
+
+    async groups(): Promise<string[]> {
+      const rows = await queryRows<{ g: string }>(
+        db,
+        sql`select distinct site || '/' || kind || '/' || period as g from chart_entries order by 1`,
+      );
+      return rows.map((r) => r.g);
+    },
+  };
+}
