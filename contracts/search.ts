@@ -18,8 +18,6 @@ export const SEARCH_PAGE_MAX = 1000;
 export const SEARCH_PAGE_SIZE_MAX = 50;
 /** Home search page size and limit (spec section 9). */
 export const SEARCH_DEFAULT_PAGE_SIZE = 5;
-export const DEFAULT_COVER = "/img/noimage.png";
-export const DEFAULT_ARTIST = "未知歌手";
 
 /** Query strings arrive as text: "" and absent both mean "not given". */
 const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);

@@ -1,4 +1,5 @@
-import { DEFAULT_ARTIST, DEFAULT_COVER, type SearchItem } from "@contracts/search";
+import type { SearchItem } from "@contracts/search";
+import { DEFAULT_ARTIST, DEFAULT_COVER, suitePath } from "@contracts/suite";
 import type { AppDatabase } from "../../db/open.js";
 import { searchRepo, type CatalogueHitRow } from "./repo.js";
 import type { ProviderQuery, ProviderResult, SearchProvider } from "./provider.js";
@@ -30,7 +31,7 @@ export function toSearchItem(row: CatalogueHitRow): SearchItem {
     cidurl: row.category_diyname ? `/sort/${row.category_diyname}` : "",
     time: row.published,
     weburl: row.weburl ?? "",
-    url: `/sutie/${row.id}.html`,
+    url: suitePath(row.id),
     vipdown: row.vipdown,
     price: row.price,
     view_count: row.view_count,
