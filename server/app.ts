@@ -12,6 +12,7 @@ import { catalogRoutes } from "./modules/catalog/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
+import { searchRoutes } from "./modules/search/routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
 import { type AppServices, createServices } from "./services.js";
 import { registerWeb } from "./web/index.js";
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(catalogRoutes, { services });
   await app.register(chartRoutes, { services });
   await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
+  await app.register(searchRoutes, { db: deps.database.db });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {

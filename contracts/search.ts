@@ -1,0 +1,113 @@
+import { z } from "zod";
+
+export const searchMessages = {
+  keywordRequired: "请输入搜索关键词",
+  keywordTooLong: "搜索关键词不能超过50个字符",
+  keywordInvalid: "搜索关键词包含无效字符",
+  badPage: "页码必须是1到1000之间的整数",
+  badPageSize: "每页条数必须是1到50之间的整数",
+  badType: "类型只能是mp3或mp4",
+  badChannel: "搜索来源不正确",
+  badFilter: "筛选条件不正确",
+  /** Every selected provider failed (spec section 8 fallback). */
+  searchFailed: "搜索失败",
+} as const;
+
+export const SEARCH_KEYWORD_MAX = 50;
+export const SEARCH_PAGE_MAX = 1000;
+export const SEARCH_PAGE_SIZE_MAX = 50;
+/** Home search page size and limit (spec section 9). */
+export const SEARCH_DEFAULT_PAGE_SIZE = 5;
+
+/** Query strings arrive as text: "" and absent both mean "not given". */
+const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+
+const intParam = (max: number, message: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: message })
+      .regex(/^\d{1,7}$/, { error: message })
+      .transform(Number)
+      .pipe(z.number().int({ error: message }).min(1, { error: message }).max(max, { error: message }))
+      .optional(),
+  );
+
+/** GET /api/forntend/indexsearch (spec section 7). */
+export const searchQuerySchema = z.object({
+  keyword: z
+    .string({ error: searchMessages.keywordRequired })
+    .trim()
+    .min(1, { error: searchMessages.keywordRequired })
+    .max(SEARCH_KEYWORD_MAX, { error: searchMessages.keywordTooLong })
+    // Control characters (NUL cannot even be stored in PostgreSQL text) are never typed by users.
+    .regex(/^[^\p{Cc}]*$/u, { error: searchMessages.keywordInvalid })
+    .describe("搜索关键词: 中文、拼音、拼音首字母 (zjl) 或英文"),
+  page: intParam(SEARCH_PAGE_MAX, searchMessages.badPage).describe("页码, 从 1 开始"),
+  /** The original site's name for the page size; `pageSize` wins when both are given. */
+  limit: intParam(SEARCH_PAGE_SIZE_MAX, searchMessages.badPageSize).describe("每页条数 (默认 5)"),
+  pageSize: intParam(SEARCH_PAGE_SIZE_MAX, searchMessages.badPageSize).describe("每页条数, 同 limit"),
+  channelid: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: searchMessages.badChannel })
+      .regex(/^[a-z0-9_-]{1,20}$/, { error: searchMessages.badChannel })
+      .optional()
+      .describe("来源站点代码 (djuu, 172minx, vvvdj, local); 空 = 全部"),
+  ),
+  type: z.preprocess(
+    blankToUndefined,
+    z.enum(["mp3", "mp4"], { error: searchMessages.badType }).default("mp3").describe("mp3 (音频) 或 mp4 (视频)"),
+  ),
+  filter: z.preprocess(
+    blankToUndefined,
+    z.enum(["mix", "single"], { error: searchMessages.badFilter }).optional().describe("mix 套曲 / single 单曲; 空 = 全部"),
+  ),
+  /** Accepted for compatibility with the original client; no meaning yet. */
+  specify: z.string().max(50).optional().describe("兼容参数, 暂不使用"),
+});
+export type SearchQueryInput = z.input<typeof searchQuerySchema>;
+export type SearchQueryParsed = z.output<typeof searchQuerySchema>;
+
+/** One search hit: the spec's Song fields (section 3) plus where it came from. */
+export const searchItemSchema = z.object({
+  /** Our item id for the local catalogue; an external provider may answer its own id. */
+  id: z.union([z.number().int(), z.string()]),
+  name: z.string(),
+  artist: z.string(),
+  cover: z.string(),
+  /** Spelled so by the spec. */
+  palyurl: z.string(),
+  playtype: z.enum(["mp3", "mp4"]),
+  kind: z.enum(["mix", "single"]),
+  /** Source site code (djuu, 172minx, vvvdj, local) and its display name and logo. */
+  channel: z.string(),
+  website: z.string(),
+  websitelogo: z.string(),
+  category: z.string(),
+  cidurl: z.string(),
+  /** Unix seconds of publication. */
+  time: z.number().int(),
+  /** Download link, empty when there is none. */
+  weburl: z.string(),
+  /** Our detail page (/sutie/{id}.html) or the source page for external hits. */
+  url: z.string(),
+  vipdown: z.enum(["0", "1"]),
+  price: z.number().int(),
+  view_count: z.number().int(),
+  /** The provider that found it: "local" or an external site code. */
+  source: z.string(),
+});
+export type SearchItem = z.infer<typeof searchItemSchema>;
+
+export const searchResultSchema = z.object({
+  list: z.array(searchItemSchema),
+  /** Number of hits; when `capped`, at least this many (the count stops early on common keywords). */
+  total: z.number().int(),
+  capped: z.boolean(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Providers that failed or timed out; the others' results are still answered. */
+  errors: z.array(z.object({ source: z.string(), msg: z.string() })),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;

@@ -1,0 +1,38 @@
+import type { SearchItem } from "@contracts/search";
+
+/** What every provider is asked: the validated query with the page already resolved. */
+export interface ProviderQuery {
+  keyword: string;
+  page: number;
+  pageSize: number;
+  type: "mp3" | "mp4";
+  /** Source site code to restrict to, or undefined for all. */
+  channel?: string;
+  kind?: "mix" | "single";
+}
+
+export interface ProviderResult {
+  list: SearchItem[];
+  total: number;
+  /** True when `total` is a lower bound (the provider stopped counting). */
+  capped?: boolean;
+}
+
+/**
+ * A place to search: our own catalogue (`local`) now; djuu, 172minx and vvvdj live adapters
+ * later (external-sources issue). A provider must honour `signal` where it can (HTTP fetches);
+ * the service stops waiting for it at its timeout either way.
+ */
+export interface SearchProvider {
+  /** Provider code, shown in `errors[].source` and in each hit's `source`. */
+  readonly code: string;
+  readonly name: string;
+  /** How long the service waits for this provider. */
+  readonly timeoutMs: number;
+  /**
+   * Whether to ask this provider for a channel (undefined = all channels). The local catalogue
+   * holds items of every site, so it serves every channel; a site adapter serves its own.
+   */
+  serves(channel: string | undefined): boolean;
+  search(query: ProviderQuery, signal: AbortSignal): Promise<ProviderResult>;
+}
