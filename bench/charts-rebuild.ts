@@ -1,14 +1,14 @@
 /**
- * npx tsx server/modules/charts/bench-rebuild.ts [runs]
+ * npx tsx bench/charts-rebuild.ts [runs]
  * Times full chart rebuilds (and one side read) on the database named by the environment:
  * DATABASE_URL (PostgreSQL) or the embedded PGlite under DATA_DIR. Seed it first, e.g.
  * `DATA_DIR=/tmp/x npm run seed -- --suites 20000 --plays 200000`.
  */
 import { sql } from "drizzle-orm";
-import { loadConfig } from "../../config.js";
-import { openDatabase } from "../../db/open.js";
-import { queryRows } from "../../db/sql.js";
-import { chartsService } from "./service.js";
+import { loadConfig } from "../server/config.js";
+import { openDatabase } from "../server/db/open.js";
+import { queryRows } from "../server/db/sql.js";
+import { chartsService } from "../server/modules/charts/service.js";
 
 const runs = Number(process.argv[2] ?? 5);
 const config = loadConfig();
