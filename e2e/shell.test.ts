@@ -125,7 +125,7 @@ describe("web shell (production build, CSP on)", () => {
     await page.getByText("页面不存在", { exact: true }).waitFor();
     const ok = await page.goto(`${base}/sutie/12.html`);
     expect(ok?.status()).toBe(200);
-    await page.getByRole("heading", { name: "套曲详情" }).waitFor();
+    await page.getByRole("heading", { level: 1 }).waitFor();
     // The suite page has its own player controls: the bar is hidden there.
     expect(await page.locator("[data-player-slot]").isHidden()).toBe(true);
     await context.close();
