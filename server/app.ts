@@ -53,7 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
-  const services = createServices(deps.database.db);
+  const services = createServices(deps.database.db, app.log);
   app.decorate("deps", deps);
   app.decorate("services", services);
   app.setValidatorCompiler(validatorCompiler);
@@ -71,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(catalogRoutes, { services });
   await app.register(chartRoutes, { services });
   await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
-  await app.register(searchRoutes, { db: deps.database.db });
+  await app.register(searchRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {

@@ -1,16 +1,21 @@
-import type { AppDatabase } from "./db/open.js";
+import type { AppDatabase, DbLogger } from "./db/open.js";
 import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
 import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
 import { chartsService } from "./modules/charts/service.js";
+import { localProvider } from "./modules/search/local-provider.js";
+import { searchService } from "./modules/search/service.js";
 import { sessionService } from "./modules/accounts/session-service.js";
 
 /**
  * The in-process services, built once per app. HTTP routes and SSR loaders (through the
  * React Router load context) share them, so pages never call our own API over HTTP.
  */
-export function createServices(db: AppDatabase) {
+export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) {
   return {
+    search: searchService([localProvider(db)], {
+      onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
+    }),
     charts: chartsService(db),
     navigation: navigationService(db),
     suites: suiteService(db),

@@ -2,15 +2,10 @@ import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import { searchQuerySchema, searchResultSchema } from "@contracts/search";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import type { AppDatabase } from "../../db/open.js";
-import { localProvider } from "./local-provider.js";
-import type { SearchProvider } from "./provider.js";
-import { searchService } from "./service.js";
+import type { AppServices } from "../../services.js";
 
-export const searchRoutes: FastifyPluginAsync<{ db: AppDatabase; providers?: SearchProvider[] }> = async (app, opts) => {
-  const service = searchService(opts.providers ?? [localProvider(opts.db)], {
-    onProviderError: (source, err) => app.log.warn({ err, source }, "search provider failed"),
-  });
+export const searchRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  const service = services.search;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
