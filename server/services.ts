@@ -1,4 +1,5 @@
 import type { AppDatabase, DbLogger } from "./db/open.js";
+import { categoryService } from "./modules/catalog/category-service.js";
 import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
 import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
@@ -12,11 +13,13 @@ import { sessionService } from "./modules/accounts/session-service.js";
  * React Router load context) share them, so pages never call our own API over HTTP.
  */
 export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) {
+  const charts = chartsService(db);
   return {
     search: searchService([localProvider(db)], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
     }),
-    charts: chartsService(db),
+    categories: categoryService(db, charts),
+    charts,
     navigation: navigationService(db),
     suites: suiteService(db),
     visitors: { fromCookieHeader: visitorFromCookieHeader },

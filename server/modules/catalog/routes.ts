@@ -1,4 +1,5 @@
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
+import { categoryPageSchema, getSortQuerySchema } from "@contracts/category";
 import { navItemSchema } from "@contracts/navigation";
 import { musicInfoQuerySchema, musicInfoSchema } from "@contracts/suite";
 import type { FastifyPluginAsync } from "fastify";
@@ -36,5 +37,18 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       if (visitor.setCookie) reply.header("set-cookie", visitor.setCookie);
       return ok(await services.suites.musicInfo(request.query.id, visitor.id));
     },
+  );
+
+  api.get(
+    "/api/forntend/getsort",
+    {
+      schema: {
+        tags: ["frontend"],
+        summary: "分类页 (10 a page; filter new|hot)",
+        querystring: getSortQuerySchema,
+        response: { 200: envelope(categoryPageSchema) },
+      },
+    },
+    async (request) => ok(await services.categories.page(request.query)),
   );
 };

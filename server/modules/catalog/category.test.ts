@@ -1,0 +1,91 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoMediaFixture } from "../../db/seed/demo-media.fixture.js";
+import { seedDemoCatalogue } from "../../db/seed/index.js";
+import { categories, items } from "../../db/schema/index.js";
+import { queryRows } from "../../db/sql.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { testEngines } from "../../testing/test-db.js";
+
+describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
+  let t: TestApp;
+  const get = (query: string) => t.app.inject(`/api/forntend/getsort?${query}`);
+  const count = async (where: string) =>
+    (
+      await queryRows<{ n: number }>(
+        t.database.db,
+        sql.raw(`select count(*)::int as n from items i join categories c on c.id = i.category_id where i.status = 'normal' and ${where}`),
+      )
+    )[0].n;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await seedDemoCatalogue(t.database, { media: demoMediaFixture, suites: 60, singles: 30, plays: 0 });
+  });
+
+  afterAll(() => t?.close());
+
+  it("answers a page of 10 newest items with the category's SEO texts, model_id and charts sidebar", async () => {
+    const res = await get("diyname=manyao");
+    expect(res.statusCode).toBe(200);
+    const { code, data } = res.json();
+    expect(code).toBe(1);
+    expect(data).toMatchObject({ categoryname: "慢摇串烧", cidurl: "/sort/manyao", model_id: 2, page: 1, pageSize: 10 });
+    expect(data.title).toContain("慢摇串烧");
+    expect(data.total).toBe(await count("c.diyname = 'manyao'"));
+    expect(data.list.length).toBe(Math.min(10, data.total));
+    const times = data.list.map((i: { time: number }) => i.time);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(data.list.every((i: { cidurl: string }) => i.cidurl === "/sort/manyao")).toBe(true);
+    expect(Object.keys(data.side)).toEqual(expect.arrayContaining(["djuu", "172minx", "vvvdj"]));
+  });
+
+  it("strips a trailing .html, pages without overlap, and sorts by views with filter=hot", async () => {
+    const total = (await get("diyname=manyao")).json().data.total;
+    const one = (await get("diyname=manyao.html&page=1")).json().data.list.map((i: { id: number }) => i.id);
+    const two = (await get("diyname=manyao&page=2")).json().data.list.map((i: { id: number }) => i.id);
+    expect(one.filter((id: number) => two.includes(id))).toEqual([]);
+    expect(one.length + two.length).toBe(Math.min(20, total));
+    const hot = (await get("diyname=manyao&filter=hot")).json().data.list.map((i: { view_count: number }) => i.view_count);
+    expect(hot).toEqual([...hot].sort((a, b) => b - a));
+  });
+
+  it("a menu group lists its children's items; hidden items and disabled children are left out", async () => {
+    const group = (await get("diyname=chuanshao")).json().data;
+    expect(group.total).toBe(await count("c.parent_id = (select id from categories where diyname = 'chuanshao')"));
+    const [first] = (await get("diyname=manyao")).json().data.list;
+    await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, first.id));
+    expect((await get("diyname=manyao")).json().data.list.map((i: { id: number }) => i.id)).not.toContain(first.id);
+    await t.database.db.update(categories).set({ enabled: false }).where(eq(categories.diyname, "digao"));
+    const after = (await get("diyname=chuanshao")).json().data;
+    expect(after.list.every((i: { cidurl: string }) => i.cidurl !== "/sort/digao")).toBe(true);
+  });
+
+  it("answers 404 分类不存在 for a missing, disabled or malformed category", async () => {
+    for (const q of ["diyname=nope", "diyname=digao", "diyname=../etc", "diyname=%3Cscript%3E", "diyname=' or 1=1 --", "diyname="]) {
+      const res = await get(q);
+      expect(res.statusCode, q).toBe(404);
+      expect(res.json().msg, q).toBe("分类不存在");
+    }
+  });
+
+  it("answers 400 for bad pages and filters, never 500", async () => {
+    for (const q of ["page=0", "page=-1", "page=abc", "page=1001", "page=1.5"]) {
+      const res = await get(`diyname=manyao&${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().msg, q).toBe("页码必须是1到1000之间的整数");
+    }
+    const res = await get("diyname=manyao&filter=drop");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().msg).toBe("排序方式只能是 new（最新）或 hot（最热）");
+    const noName = await t.app.inject("/api/forntend/getsort");
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().msg).toBe("分类不存在");
+  });
+
+  it("a page past the end is empty but keeps the total", async () => {
+    const { data } = (await get("diyname=manyao&page=1000")).json();
+    expect(data.list).toEqual([]);
+    expect(data.total).toBeGreaterThan(0);
+  });
+});
