@@ -1,20 +1,7 @@
 import { z } from "zod";
+import { CHART_PERIOD_NAMES, CHART_SITES, CHART_TYPES, LOCAL_CHART_SITE, SIDE_KEYS, type SideKey } from "./chart-keys";
 
-/**
- * Charts (spec section 3, Ranking): sites djuu, 172minx, vvvdj; types mix and single; periods
- * day, week, month, quarter. Mix keys rank_{period}; single keys dan_rank_{period}, which the
- * spec defines for week, month and quarter only: there is no single day chart.
- */
-export const CHART_SITES = ["djuu", "172minx", "vvvdj"] as const;
-/** Our own catalogue: listed in `side` only when it has chart entries. */
-export const LOCAL_CHART_SITE = "local";
-export const CHART_TYPES = ["mix", "single"] as const;
-export const CHART_PERIOD_NAMES = ["day", "week", "month", "quarter"] as const;
-export const SINGLE_CHART_PERIODS = ["week", "month", "quarter"] as const;
-
-export type ChartSite = (typeof CHART_SITES)[number] | typeof LOCAL_CHART_SITE;
-export type ChartType = (typeof CHART_TYPES)[number];
-export type ChartPeriodName = (typeof CHART_PERIOD_NAMES)[number];
+export * from "./chart-keys";
 
 export const chartMessages = {
   badSite: "榜单站点只能是 djuu、172minx、vvvdj 或 local",
@@ -39,17 +26,6 @@ export const chartItemSchema = z.object({
 });
 export type ChartItem = z.infer<typeof chartItemSchema>;
 
-export const SIDE_KEYS = [
-  "rank_day",
-  "rank_week",
-  "rank_month",
-  "rank_quarter",
-  "dan_rank_week",
-  "dan_rank_month",
-  "dan_rank_quarter",
-] as const;
-export type SideKey = (typeof SIDE_KEYS)[number];
-
 /** The charts of one site, keyed as the spec names them. */
 export const siteChartsSchema = z.object(
   Object.fromEntries(SIDE_KEYS.map((k) => [k, z.array(chartItemSchema)])) as Record<SideKey, z.ZodArray<typeof chartItemSchema>>,
@@ -59,12 +35,6 @@ export type SiteCharts = Record<SideKey, ChartItem[]>;
 /** `side` of /api/forntend/index and getsort: site code -> its charts. */
 export const chartSideSchema = z.record(z.string(), siteChartsSchema);
 export type ChartSide = Record<string, SiteCharts>;
-
-/** The spec key of a (type, period) chart, or undefined for the single day chart. */
-export function sideKey(type: ChartType, period: ChartPeriodName): SideKey | undefined {
-  if (type === "mix") return `rank_${period}`;
-  return period === "day" ? undefined : `dan_rank_${period}`;
-}
 
 /** GET /api/forntend/getrank: one chart, for the panel's site/type/period switches. */
 export const getRankQuerySchema = z.object({

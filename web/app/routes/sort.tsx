@@ -1,5 +1,7 @@
-import { redirect } from "react-router";
-import { PageHeading } from "../components/layout/PageHeading";
+import { categoryMessages, getSortQuerySchema } from "@contracts/category";
+import { data, redirect } from "react-router";
+import { CategoryView } from "../components/category/CategoryView";
+import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
 import { pageMeta } from "../lib/site";
 import type { Route } from "./+types/sort";
 
@@ -7,17 +9,40 @@ import type { Route } from "./+types/sort";
  * Spec section 2: a trailing .html is stripped. We redirect (301) to the bare address so each
  * category has one canonical URL: /sort/club.html -> /sort/club.
  */
-export function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
   if (params.diyname.endsWith(".html")) {
-    const { search } = new URL(request.url);
     const bare = params.diyname.slice(0, -".html".length);
-    throw redirect(`/sort/${encodeURIComponent(bare)}${search}`, 301);
+    throw redirect(`/sort/${encodeURIComponent(bare)}${url.search}`, 301);
   }
-  return { diyname: params.diyname };
+  const query = getSortQuerySchema.safeParse({
+    diyname: params.diyname,
+    page: url.searchParams.get("page") ?? undefined,
+    filter: url.searchParams.get("filter") ?? undefined,
+  });
+  if (!query.success) throw data(query.error.issues[0]?.message ?? categoryMessages.missing, { status: 400 });
+  try {
+    return { page: await context.services.categories.page(query.data), filter: query.data.filter };
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) throw data(categoryMessages.missing, { status: 404 });
+    throw err;
+  }
 }
 
-export const meta = () => pageMeta("分类");
+export const meta = ({ data: loaded, error }: Route.MetaArgs) => {
+  // A literal, not categoryMessages: importing contracts' schemas would ship zod to the browser.
+  if (error || !loaded) return pageMeta("分类不存在");
+  const { page } = loaded;
+  return [
+    { title: page.title },
+    { name: "keywords", content: page.keywords },
+    { name: "description", content: page.description },
+    { tagName: "link", rel: "canonical", href: page.cidurl },
+  ];
+};
 
 export default function Sort({ loaderData }: Route.ComponentProps) {
-  return <PageHeading title="分类">{loaderData.diyname}</PageHeading>;
+  return <CategoryView page={loaderData.page} filter={loaderData.filter} />;
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

@@ -1,0 +1,105 @@
+import type { CategoryPage } from "@contracts/category";
+import type { SearchItem } from "@contracts/search";
+import { useState } from "react";
+import { Link } from "react-router";
+import { ChartPanel } from "../charts/ChartPanel";
+import { formatChinaDate, formatCount } from "../suite/format";
+import styles from "./category.module.css";
+
+/** 1, 2, 4 or 6 per row, or a list (spec section 9). */
+const LAYOUTS = [
+  { code: "list", name: "列表" },
+  { code: "1", name: "1列" },
+  { code: "2", name: "2列" },
+  { code: "4", name: "4列" },
+  { code: "6", name: "6列" },
+] as const;
+type Layout = (typeof LAYOUTS)[number]["code"];
+
+/** Category page: breadcrumb, sort tabs, items (latest style when model_id is 2), pages, charts. */
+export function CategoryView({ page, filter }: { page: CategoryPage; filter: "new" | "hot" }) {
+  const [layout, setLayout] = useState<Layout>(page.model_id === 2 ? "list" : "4");
+  const pages = Math.ceil(page.total / page.pageSize);
+  const href = (p: number, f = filter) => `${page.cidurl}?${new URLSearchParams({ ...(f === "hot" ? { filter: f } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
+
+  return (
+    <div className={styles.columns}>
+      <section className={styles.main}>
+        <nav className={styles.breadcrumb} aria-label="面包屑">
+          <Link to="/">首页</Link>
+          <span aria-hidden>/</span>
+          <span>{page.categoryname}</span>
+        </nav>
+        <header className={styles.bar}>
+          <h1 className={styles.title}>
+            {page.categoryname} <span className={styles.total}>共 {page.total} 首</span>
+          </h1>
+          <div className={styles.tools}>
+            <Link to={href(1, "new")} className={filter === "new" ? styles.on : undefined}>最新</Link>
+            <Link to={href(1, "hot")} className={filter === "hot" ? styles.on : undefined}>最热</Link>
+            <span className={styles.sep} aria-hidden />
+            {LAYOUTS.map((l) => (
+              <button key={l.code} type="button" onClick={() => setLayout(l.code)} aria-pressed={layout === l.code} className={layout === l.code ? styles.on : undefined}>
+                {l.name}
+              </button>
+            ))}
+          </div>
+        </header>
+        {page.list.length === 0 ? (
+          <p className={styles.empty}>该分类暂无内容</p>
+        ) : layout === "list" ? (
+          <ol className={styles.list}>
+            {page.list.map((item, i) => (
+              <ListRow key={item.id} item={item} n={(page.page - 1) * page.pageSize + i + 1} />
+            ))}
+          </ol>
+        ) : (
+          <ul className={styles.grid} style={{ gridTemplateColumns: `repeat(${layout}, minmax(0, 1fr))` }}>
+            {page.list.map((item) => (
+              <Card key={item.id} item={item} />
+            ))}
+          </ul>
+        )}
+        {page.total > page.pageSize ? (
+          <nav className={styles.pager} aria-label="分页">
+            {page.page > 1 ? <Link to={href(page.page - 1)}>上一页</Link> : null}
+            <span>
+              第 {page.page} / {pages} 页
+            </span>
+            {page.page < pages ? <Link to={href(page.page + 1)}>下一页</Link> : null}
+          </nav>
+        ) : null}
+      </section>
+      <ChartPanel side={page.side} />
+    </div>
+  );
+}
+
+function ListRow({ item, n }: { item: SearchItem; n: number }) {
+  return (
+    <li className={styles.row}>
+      <span className={styles.n}>{n}</span>
+      <Link to={item.url} className={styles.name} title={item.name}>
+        {item.name}
+      </Link>
+      {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
+      <span className={styles.site}>{item.website}</span>
+      <span className={styles.meta}>{formatCount(item.view_count)}次</span>
+      <span className={styles.meta}>{formatChinaDate(item.time)}</span>
+    </li>
+  );
+}
+
+function Card({ item }: { item: SearchItem }) {
+  return (
+    <li className={styles.card}>
+      <Link to={item.url} title={item.name}>
+        <img src={item.cover} alt="" loading="lazy" width={300} height={300} className={styles.cover} />
+        <span className={styles.cardName}>{item.name}</span>
+      </Link>
+      <span className={styles.cardMeta}>
+        {item.artist} · {formatCount(item.view_count)}次
+      </span>
+    </li>
+  );
+}
