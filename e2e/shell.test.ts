@@ -294,7 +294,7 @@ describe("web shell (production build, CSP on)", () => {
     });
     await page.getByRole("link", { name: "DJ串烧" }).click();
     await page.waitForURL(`${base}/sort/chuanshao`);
-    await page.getByRole("heading", { name: "分类" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: "DJ串烧" }).waitFor();
     const same = await page.evaluate(
       () =>
         (window as unknown as { __slot: Element | null }).__slot ===
