@@ -2,6 +2,7 @@ import { categoryMessages, getSortQuerySchema } from "@contracts/category";
 import { data, redirect } from "react-router";
 import { CategoryView } from "../components/category/CategoryView";
 import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
+import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
 import type { Route } from "./+types/sort";
 
@@ -24,8 +25,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     return { page: await context.services.categories.page(query.data), filter: query.data.filter };
   } catch (err) {
-    if ((err as { status?: number }).status === 404) throw data(categoryMessages.missing, { status: 404 });
-    throw err;
+    throw toRouteError(err, "服务器错误");
   }
 }
 

@@ -3,6 +3,7 @@ import { data } from "react-router";
 import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
 import { SuiteDetailView } from "../components/suite/SuiteDetailView";
 import type { RouteHandle } from "../guards/types";
+import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
 import type { Route } from "./+types/suite-detail";
 
@@ -20,8 +21,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const info = await context.services.suites.musicInfo(id, visitor.id);
     return data({ info }, visitor.setCookie ? { headers: { "Set-Cookie": visitor.setCookie } } : undefined);
   } catch (err) {
-    if ((err as { status?: number }).status === 404) throw data((err as Error).message, { status: 404 });
-    throw data(suiteMessages.serverError, { status: 500 });
+    throw toRouteError(err, suiteMessages.serverError);
   }
 }
 

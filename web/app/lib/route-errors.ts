@@ -1,0 +1,13 @@
+import { data } from "react-router";
+
+/**
+ * A service error as the route's error response: a 4xx AppError (status + the spec's Chinese
+ * message) keeps both; anything else is a 500 with the page's generic text, never internals.
+ */
+export function toRouteError(err: unknown, serverErrorMessage: string) {
+  const status = (err as { status?: unknown }).status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return data((err as Error).message, { status });
+  }
+  return data(serverErrorMessage, { status: 500 });
+}
