@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { queryRows } from "../../db/sql.js";
-import type { CatalogueHitRow } from "../search/repo.js";
+import { type CatalogueItemRow, catalogueItemColumns, catalogueItemJoins } from "./catalogue-item.js";
 
 export interface CategoryRow {
   id: number;
@@ -34,14 +34,9 @@ export function categoryRepo(db: AppDatabase) {
       const scope = sql`i.status = 'normal' and i.category_id in (
         select id from categories where id = ${categoryId} or (parent_id = ${categoryId} and enabled))`;
       const [rows, [{ total }]] = await Promise.all([
-        queryRows<Omit<CatalogueHitRow, "total">>(
+        queryRows<CatalogueItemRow>(
           db,
-          sql`select i.id, i.title, i.artist, i.cover, i.play_url, i.playtype, i.kind, i.source_site,
-                s.name as site_name, s.logo as site_logo, c.name as category_name, c.diyname as category_diyname,
-                extract(epoch from i.published_at)::int as published, i.weburl, i.vipdown, i.price, i.view_count
-              from items i
-              left join source_sites s on s.code = i.source_site
-              left join categories c on c.id = i.category_id
+          sql`select ${catalogueItemColumns} from items i ${catalogueItemJoins}
               where ${scope} order by ${orderBy} limit ${limit} offset ${offset}`,
         ),
         queryRows<{ total: number }>(db, sql`select count(*)::int as total from items i where ${scope}`),

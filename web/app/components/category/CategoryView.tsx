@@ -1,5 +1,5 @@
 import type { CategoryPage } from "@contracts/category";
-import type { SearchItem } from "@contracts/search";
+import type { CatalogueItem } from "@contracts/catalogue-item";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ChartPanel } from "../charts/ChartPanel";
@@ -75,7 +75,7 @@ export function CategoryView({ page, filter }: { page: CategoryPage; filter: "ne
   );
 }
 
-function ListRow({ item, n }: { item: SearchItem; n: number }) {
+function ListRow({ item, n }: { item: CatalogueItem; n: number }) {
   return (
     <li className={styles.row}>
       <span className={styles.n}>{n}</span>
@@ -90,7 +90,7 @@ function ListRow({ item, n }: { item: SearchItem; n: number }) {
   );
 }
 
-function Card({ item }: { item: SearchItem }) {
+function Card({ item }: { item: CatalogueItem }) {
   return (
     <li className={styles.card}>
       <Link to={item.url} title={item.name}>
