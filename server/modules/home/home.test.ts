@@ -41,6 +41,12 @@ describe.each(testEngines())("GET /api/forntend/index on %s", (engine) => {
   });
   afterAll(() => t?.close());
 
+  it("is in the OpenAPI document with its top-level SEO texts", async () => {
+    const doc = (await t.app.inject("/api/docs/json")).json();
+    const schema = doc.paths["/api/forntend/index"].get.responses["200"].content["application/json"].schema;
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["code", "title", "keywords", "description", "data"]));
+  });
+
   it("answers an empty catalogue with empty lists, not an error", async () => {
     const body = await home();
     expect(body).toMatchObject({ code: 1, title: "DJ搜索引擎网" });
@@ -120,5 +126,22 @@ describe.each(testEngines())("GET /api/forntend/index on %s", (engine) => {
       expect((await home()).data.total).toBe(before.data.total);
       expect((await fresh()).data.total).toBe(0);
     });
+  });
+});
+
+describe("GET /api/forntend/index when the database fails", () => {
+  it("answers 500 服务器内部错误 without internals, and recovers once the cause is gone", async () => {
+    const t = await createTestApp("pglite");
+    try {
+      await t.database.db.execute(sql`alter table block_items rename to block_items_away`);
+      const res = await t.app.inject("/api/forntend/index");
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toMatchObject({ code: 0, msg: "服务器内部错误" });
+      expect(res.body).not.toContain("block_items");
+      await t.database.db.execute(sql`alter table block_items_away rename to block_items`);
+      expect((await t.app.inject("/api/forntend/index")).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
