@@ -93,6 +93,31 @@ describe("home page", () => {
     await page.close();
   });
 
+  it("a visitor's way: search 夜曲, open the hit, see its file tree; a category's 'more', page it, open a suite", async () => {
+    const { page, problems } = await openHome();
+    await searchFor(page, "夜曲");
+    const hit = results(page).filter({ hasText: "串烧" }).first().getByRole("link");
+    const name = await hit.innerText();
+    await hit.click();
+    await page.waitForURL(/\/sutie\/\d+\.html$/);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toContain(name);
+    expect(await page.getByRole("treeitem").count()).toBeGreaterThan(1);
+
+    await page.getByRole("link", { name: "首页", exact: true }).first().click();
+    await page.getByRole("link", { name: "更多DJ串烧" }).click();
+    await page.waitForURL(`${server.url}/sort/chuanshao`);
+    await page.getByRole("link", { name: "下一页" }).click();
+    await page.waitForURL(/page=2/);
+    await page.getByText(/第 2 \/ \d+ 页/).waitFor();
+    const item = page.locator("main ol li a").first();
+    const title = await item.innerText();
+    await item.click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toContain(title);
+    await page.getByRole("tree").waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("shows the server's msg, or 搜索失败 when there is no answer", async () => {
     const { page } = await openHome();
     await page.route("**/api/forntend/indexsearch*", (route) =>
