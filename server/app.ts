@@ -12,6 +12,7 @@ import { catalogRoutes } from "./modules/catalog/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
+import { playRoutes } from "./modules/plays/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
 import { type AppServices, createServices } from "./services.js";
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(chartRoutes, { services });
   await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
   await app.register(searchRoutes, { services });
+  await app.register(playRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {
