@@ -3,6 +3,7 @@ import type { SearchItem } from "@contracts/search";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ChartPanel } from "../charts/ChartPanel";
+import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate, formatCount } from "../suite/format";
 import styles from "./category.module.css";
 
@@ -79,6 +80,7 @@ function ListRow({ item, n }: { item: SearchItem; n: number }) {
   return (
     <li className={styles.row}>
       <span className={styles.n}>{n}</span>
+      <PlayButton item={item} />
       <Link to={item.url} className={styles.name} title={item.name}>
         {item.name}
       </Link>
@@ -98,6 +100,7 @@ function Card({ item }: { item: SearchItem }) {
         <span className={styles.cardName}>{item.name}</span>
       </Link>
       <span className={styles.cardMeta}>
+        <PlayButton item={item} className={styles.cardPlay} />
         {item.artist} · {formatCount(item.view_count)}次
       </span>
     </li>
