@@ -57,9 +57,9 @@ export function mediaState(page: Page): Promise<MediaState> {
 }
 
 /**
- * Milliseconds from clicking the button labelled `label` until the media plays audibly: the
- * first time update with the clock moving while not paused. `playing` is when the element
- * announced it started.
+ * Milliseconds from clicking the button labelled `label` until the media plays audibly: its
+ * clock moving while not paused, watched every animation frame (time updates come only every
+ * 250 ms). `playing` is when the element announced it started.
  */
 export function clickToSound(page: Page, label: string): Promise<{ playing: number; sound: number }> {
   return page.evaluate((name) => {
@@ -68,41 +68,45 @@ export function clickToSound(page: Page, label: string): Promise<{ playing: numb
     if (!button) throw new Error(`no button ${name}`);
     return new Promise<{ playing: number; sound: number }>((resolve) => {
       let playing = -1;
-      let t0 = 0;
       const onPlaying = () => void (playing = performance.now() - t0);
-      const onTime = () => {
-        if (el.paused || el.currentTime <= 0) return;
-        el.removeEventListener("playing", onPlaying);
-        el.removeEventListener("timeupdate", onTime);
-        resolve({ playing, sound: performance.now() - t0 });
-      };
-      el.addEventListener("playing", onPlaying);
-      el.addEventListener("timeupdate", onTime);
-      t0 = performance.now();
+      el.addEventListener("playing", onPlaying, { once: true });
+      const t0 = performance.now();
       button.click();
+      const startedAt = el.currentTime;
+      const watch = () => {
+        if (!el.paused && el.readyState >= 3 && el.currentTime > 0 && el.currentTime !== startedAt) {
+          return resolve({ playing, sound: performance.now() - t0 });
+        }
+        requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
     });
   }, label);
 }
 
 /**
  * Milliseconds from letting go of the progress slider at `target` seconds until the media
- * plays from there (a time update past the target while not paused).
+ * plays from there: its clock moving past the target, not paused, not seeking.
  */
 export function seekToSound(page: Page, target: number): Promise<number> {
   return page.evaluate((to) => {
     const el = document.querySelector("[data-player-media]") as HTMLMediaElement;
     const slider = document.querySelector('[data-player-bar] input[aria-label="播放进度"]') as HTMLInputElement;
     return new Promise<number>((resolve) => {
-      let t0 = 0;
-      const onTime = () => {
-        if (el.paused || el.seeking || el.currentTime < to || el.currentTime > to + 5) return;
-        el.removeEventListener("timeupdate", onTime);
-        resolve(performance.now() - t0);
-      };
-      el.addEventListener("timeupdate", onTime);
-      t0 = performance.now();
+      const t0 = performance.now();
       slider.value = String(to);
       slider.dispatchEvent(new Event("change", { bubbles: true }));
+      let seen = -1;
+      const watch = () => {
+        const t = el.currentTime;
+        const near = t >= to && t < to + 5;
+        if (near && !el.paused && !el.seeking && el.readyState >= 3 && seen >= 0 && t > seen) {
+          return resolve(performance.now() - t0);
+        }
+        if (near && !el.seeking) seen = t;
+        requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
     });
   }, target);
 }

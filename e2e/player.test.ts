@@ -64,10 +64,20 @@ describe("global player", () => {
   it("seeks to the middle of the long mix and plays from there (seek-to-sound measured)", async () => {
     const duration = (await mediaState(page)).duration;
     expect(duration).toBeGreaterThan(3900);
+    const ranges: string[] = [];
+    const onRequest = (r: import("playwright-core").Request) => {
+      if (r.url().includes("66min")) ranges.push(r.headers().range ?? "none");
+    };
+    page.on("request", onRequest);
     for (const fraction of [0.5, 0.25, 0.75, 0.6, 0.4]) {
       timings.seekSound.push(await seekToSound(page, Math.floor(duration * fraction)));
     }
     await seekToSound(page, Math.floor(duration / 2));
+    page.off("request", onRequest);
+    // Each seek is served by a Range request from the middle of the file, never the whole file.
+    expect(ranges.length).toBeGreaterThan(0);
+    expect(ranges.every((r) => /^bytes=\d+-/.test(r))).toBe(true);
+    expect(ranges.some((r) => Number(/^bytes=(\d+)-/.exec(r)![1]) > 10_000_000)).toBe(true);
     const s = await mediaState(page);
     expect(s.time).toBeGreaterThan(duration / 2 - 1);
     expect(s.paused).toBe(false);
