@@ -18,7 +18,7 @@ let browser: Browser;
 let demo: DemoItems;
 const contexts: BrowserContext[] = [];
 
-async function freshPage(init?: (ctx: BrowserContext) => Promise<void>): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
+async function freshPage(init?: (ctx: BrowserContext) => Promise<unknown>): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "zh-CN" });
   contexts.push(context);
   await init?.(context);
