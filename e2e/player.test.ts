@@ -82,7 +82,6 @@ describe("global player", () => {
     expect(s.time).toBeGreaterThan(duration / 2 - 1);
     expect(s.paused).toBe(false);
     await advancing();
-    await expect.poll(() => bar().innerText()).toMatch(/正在播放：第 \d+ 首 \/ 共 \d+ 首|DJ阿远/);
   });
 
   it("answers the keyboard: space pauses and plays, arrows seek and change volume, m mutes; not while typing", async () => {
@@ -125,7 +124,7 @@ describe("global player", () => {
     expect(there.time).toBeGreaterThanOrEqual(before);
     expect(await page.locator("[data-player-slot]").isHidden()).toBe(true);
     expect(await page.getByRole("button", { name: "暂停", exact: true }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByText(/正在播放：第 \d+ 首 \/ 共 \d+ 首/).count()).toBe(1);
+    await expect.poll(() => page.locator("article").getByText(/正在播放：第 \d+ 首 \/ 共 \d+ 首/).count()).toBe(1);
     // Back to the list through the breadcrumb: still the same element, still going.
     await page.getByRole("navigation", { name: "面包屑" }).getByRole("link", { name: demo.longMix.channel.name }).click();
     await page.waitForURL(`**${demo.longMix.channel.url}`);
@@ -133,6 +132,8 @@ describe("global player", () => {
     expect(back.mark).toBe(42);
     expect(back.time).toBeGreaterThanOrEqual(there.time);
     await advancing();
+    // The suite page gave the playing entry its tracklist: the bar names the track now.
+    await expect.poll(() => bar().innerText()).toMatch(/正在播放：第 \d+ 首 \/ 共 \d+ 首/);
   });
 
   it("clicking a timed track on the detail page seeks the playing mix there", async () => {
@@ -142,7 +143,7 @@ describe("global player", () => {
     await third.click();
     await expect.poll(async () => (await mediaState(page)).time, { timeout: 10_000 }).toBeGreaterThan(m * 60 + s);
     expect((await mediaState(page)).time).toBeLessThan(m * 60 + s + 10);
-    await expect.poll(() => page.getByText("正在播放：第 3 首").count()).toBe(1);
+    await expect.poll(() => page.locator("article").getByText("正在播放：第 3 首").count()).toBe(1);
     await page.goBack();
     await page.waitForURL(`**${demo.longMix.channel.url}`);
   });
@@ -206,8 +207,9 @@ describe("global player", () => {
       timings.clickPlaying.push(t.playing);
       timings.clickSound.push(t.sound);
     }
+    // A `playing` event can come after the clock was seen moving (-1): only real samples count.
     const summary = Object.fromEntries(
-      Object.entries(timings).map(([k, v]) => [k, { median: Math.round(median(v)), max: Math.round(Math.max(...v)), samples: v.map(Math.round) }]),
+      Object.entries(timings).map(([k, all]) => [k, all.filter((x) => x >= 0)]).map(([k, v]) => [k as string, { median: Math.round(median(v as number[])), max: Math.round(Math.max(...(v as number[]))), samples: (v as number[]).map(Math.round) }]),
     );
     console.log("player latency (ms)", JSON.stringify(summary));
     writeFileSync(path.join(ROOT, "test-results", "player-latency.json"), JSON.stringify(summary, null, 2));

@@ -3,6 +3,7 @@ import { playReportResultSchema, playReportSchema } from "@contracts/plays";
 import { PLAY_REPORT_PATH } from "@contracts/player-texts";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { visitorId } from "../../http/visitor.js";
 import type { AppServices } from "../../services.js";
 import { bearerToken } from "../accounts/routes.js";
 
@@ -20,12 +21,11 @@ export const playRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
       },
     },
     async (request, reply) => {
-      const visitor = services.visitors.fromCookieHeader(request.headers.cookie, request.protocol === "https");
-      if (visitor.setCookie) reply.header("set-cookie", visitor.setCookie);
+      const visitor = visitorId(request, reply);
       // A guest's play counts as well: an unknown or expired token only loses the user link.
       const token = bearerToken(request);
       const user = token ? await services.sessions.currentUser(token).catch(() => null) : null;
-      return ok(await services.plays.report(request.body, { visitorId: visitor.id, userId: user?.id ?? null }));
+      return ok(await services.plays.report(request.body, { visitorId: visitor, userId: user?.id ?? null }));
     },
   );
 };

@@ -23,16 +23,18 @@ export function useSuitePlayback(info: MusicInfo) {
   // Read after hydration: the server cannot know this browser's resume point.
   const [resumeAt, setResumeAt] = useState<number | null>(null);
   useEffect(() => setResumeAt(readResume(info.id)), [info.id]);
+  // Started from a list, the playing entry lacks the tracklist this page knows: add it, so the
+  // bar too can say which track is playing.
+  useEffect(() => {
+    if (!isCurrent || !item.tracks) return;
+    const s = playerStore.getState();
+    if (currentItem(s)?.tracks) return;
+    playerStore.setState({ items: s.items.map((it, i) => (i === s.index ? { ...it, tracks: item.tracks } : it)) });
+  }, [isCurrent, item]);
 
   const track = isCurrent && item.tracks ? trackAt(item.tracks, time) : -1;
 
   const start = (at: number) => {
-    // The page's item carries the tracklist: refresh a listed copy that may lack it.
-    const s = playerStore.getState();
-    const listed = s.items.findIndex((it) => sameItem(it, item));
-    if (listed >= 0 && !s.items[listed].tracks && item.tracks) {
-      playerStore.setState({ items: s.items.map((it, i) => (i === listed ? item : it)) });
-    }
     playerStore.getState().playItem(item, at);
     setResumeAt(null);
   };
