@@ -3,14 +3,16 @@
  * the mp4 video window, a broken url, the qualified play after 30 s of listening (on a
  * controlled clock) and the offer to resume a suite.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../server/db/sql";
 import { launchBrowser } from "./browser";
 import { type DemoItems, findDemoItems, mediaState } from "./player-helpers";
-import { ROOT, startWebServer, watchProblems } from "./web-server";
+import { loadServerBuild, ROOT, startWebServer, watchProblems } from "./web-server";
 
 const SCREENS = path.join(ROOT, "test-results", "screens");
 let server: Awaited<ReturnType<typeof startWebServer>>;
@@ -53,6 +55,22 @@ afterAll(async () => {
 });
 
 describe("global player media", () => {
+  it("keeps hls.js out of every public page's initial JavaScript, which stays within 250 KB gzip", async () => {
+    const { assets } = await loadServerBuild();
+    for (const leaf of ["routes/home", "routes/sort", "routes/suite-detail"]) {
+      const files = new Set([assets.entry.module, ...assets.entry.imports]);
+      for (const id of ["root", "layouts/default", leaf]) {
+        const route = assets.routes[id];
+        if (!route) continue;
+        files.add(route.module);
+        for (const f of route.imports ?? []) files.add(f);
+      }
+      expect([...files].filter((f) => /hls/i.test(f)), leaf).toEqual([]);
+      const gzipBytes = [...files].reduce((sum, f) => sum + gzipSync(readFileSync(path.join(ROOT, "build", "client", f))).length, 0);
+      expect(gzipBytes, leaf).toBeLessThan(250 * 1024);
+    }
+  });
+
   it("plays the HLS item (natively in Chromium)", async () => {
     const { page, problems } = await freshPage();
     await openSuite(page, demo.hls.id);
