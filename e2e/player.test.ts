@@ -56,6 +56,14 @@ describe("global player", () => {
     await expect.poll(() => bar().innerText()).toContain(demo.longMix.title);
     expect(await bar().getByRole("button", { name: "暂停", exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: `暂停 ${demo.longMix.title}` }).isVisible()).toBe(true);
+    // Media Session: the lock screen and hardware keys know what plays.
+    const session = await page.evaluate(() => ({
+      title: navigator.mediaSession.metadata?.title,
+      artist: navigator.mediaSession.metadata?.artist,
+      artwork: navigator.mediaSession.metadata?.artwork.length,
+      state: navigator.mediaSession.playbackState,
+    }));
+    expect(session).toEqual({ title: demo.longMix.title, artist: demo.longMix.artist, artwork: 1, state: "playing" });
     // The page keeps 64px free below its content for the bar.
     expect(await page.locator("main").evaluate((m) => getComputedStyle(m).paddingBottom)).toBe("88px");
     await page.screenshot({ path: path.join(SCREENS, "player-bar.png") });
