@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { formatDuration } from "../suite/format";
-import { Icon } from "./icons";
+import { Icon, type IconName } from "./icons";
 import { playerControls } from "./media-engine";
 import { trackAt } from "./player-item";
 import { currentItem, usePlayer } from "./player-store";
@@ -53,21 +53,15 @@ export function PlayerBar() {
 
       <div className={styles.center}>
         <div className={styles.buttons}>
-          <button type="button" className={styles.iconButton} onClick={playerControls.previous} aria-label="上一首" title="上一首">
-            <Icon name="previous" />
-          </button>
-          <button
-            type="button"
-            className={styles.mainButton}
+          <IconButton icon="previous" label="上一首" onClick={playerControls.previous} />
+          <IconButton
+            icon={s.playing ? "pause" : "play"}
+            label={s.playing ? "暂停" : "播放"}
+            hint="空格"
             onClick={playerControls.toggle}
-            aria-label={s.playing ? "暂停" : "播放"}
-            title={s.playing ? "暂停 (空格)" : "播放 (空格)"}
-          >
-            <Icon name={s.playing ? "pause" : "play"} size={22} />
-          </button>
-          <button type="button" className={styles.iconButton} onClick={playerControls.next} disabled={atEnd} aria-label="下一首" title="下一首">
-            <Icon name="next" />
-          </button>
+            main
+          />
+          <IconButton icon="next" label="下一首" onClick={playerControls.next} disabled={atEnd} />
         </div>
         <div className={styles.progress}>
           <span>{formatDuration(s.position)}</span>
@@ -77,16 +71,12 @@ export function PlayerBar() {
       </div>
 
       <div className={styles.right}>
-        <button
-          type="button"
-          className={styles.iconButton}
+        <IconButton
+          icon={s.muted || s.volume === 0 ? "muted" : "volume"}
+          label={s.muted ? "取消静音" : "静音"}
+          hint="M"
           onClick={s.toggleMute}
-          aria-label={s.muted ? "取消静音" : "静音"}
-          title={s.muted ? "取消静音 (M)" : "静音 (M)"}
-          aria-pressed={s.muted}
-        >
-          <Icon name={s.muted || s.volume === 0 ? "muted" : "volume"} />
-        </button>
+        />
         <input
           className={styles.volume}
           type="range"
@@ -111,6 +101,21 @@ export function PlayerBar() {
       </div>
       {s.panelOpen ? <PlaylistPanel /> : null}
     </div>
+  );
+}
+
+function IconButton(props: { icon: IconName; label: string; hint?: string; onClick: () => void; disabled?: boolean; main?: boolean }) {
+  return (
+    <button
+      type="button"
+      className={props.main ? styles.mainButton : styles.iconButton}
+      onClick={props.onClick}
+      disabled={props.disabled}
+      aria-label={props.label}
+      title={props.hint ? `${props.label} (${props.hint})` : props.label}
+    >
+      <Icon name={props.icon} size={props.main ? 22 : 20} />
+    </button>
   );
 }
 
