@@ -73,6 +73,6 @@ export const musicInfoSchema = z.object({
 });
 export type MusicInfo = z.infer<typeof musicInfoSchema>;
 
-export const DEFAULT_COVER = "/img/noimage.png";
-export const DEFAULT_ARTIST = "未知歌手";
+/** Defined beside the player's texts (schema-free, so browser code can import them too). */
+export { DEFAULT_ARTIST, DEFAULT_COVER } from "./player-texts";
 export const suitePath = (id: number) => `/sutie/${id}.html`;

@@ -13,6 +13,7 @@ import { chartRoutes } from "./modules/charts/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
+import { playRoutes } from "./modules/plays/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
 import { type AppServices, createServices } from "./services.js";
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(homeRoutes, { services });
   await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
   await app.register(searchRoutes, { services });
+  await app.register(playRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {

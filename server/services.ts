@@ -5,6 +5,7 @@ import { suiteService } from "./modules/catalog/suite-service.js";
 import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
 import { chartsService } from "./modules/charts/service.js";
 import { homeService } from "./modules/home/service.js";
+import { playsService } from "./modules/plays/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
 import { sessionService } from "./modules/accounts/session-service.js";
@@ -26,6 +27,7 @@ export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) 
     suites: suiteService(db),
     visitors: { fromCookieHeader: visitorFromCookieHeader },
     sessions: sessionService(db),
+    plays: playsService(db),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
-import { DEFAULT_ARTIST, DEFAULT_COVER, suitePath } from "@contracts/suite";
+import { DEFAULT_ARTIST, DEFAULT_COVER } from "@contracts/player-texts";
+import { suitePath } from "@contracts/suite";
 import { sql } from "drizzle-orm";
 
 /** An item row with its source site and category, as every list query selects it. */

@@ -5,6 +5,7 @@ import { musicInfoQuerySchema, musicInfoSchema } from "@contracts/suite";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { visitorId } from "../../http/visitor.js";
 import type { AppServices } from "../../services.js";
 
 export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
@@ -33,9 +34,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       },
     },
     async (request, reply) => {
-      const visitor = services.visitors.fromCookieHeader(request.headers.cookie, request.protocol === "https");
-      if (visitor.setCookie) reply.header("set-cookie", visitor.setCookie);
-      return ok(await services.suites.musicInfo(request.query.id, visitor.id));
+      return ok(await services.suites.musicInfo(request.query.id, visitorId(request, reply)));
     },
   );
 

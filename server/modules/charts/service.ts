@@ -12,6 +12,7 @@ import {
   type GetRankQuery,
   type SiteCharts,
 } from "@contracts/charts";
+import { DEFAULT_COVER } from "@contracts/player-texts";
 import type { AppDatabase } from "../../db/open.js";
 import { badRequest } from "../../errors.js";
 import { chartsRepo, type ChartRow, type ChartWindow } from "./repo.js";
@@ -32,7 +33,6 @@ export const SIDE_LIMIT = 10;
 /** How long a built `side` is reused before it is read again (other instances may have rebuilt). */
 export const SIDE_CACHE_MS = 15_000;
 
-const DEFAULT_COVER = "/img/noimage.png";
 
 export type RebuildResult =
   | { status: "rebuilt"; rows: number; ms: number }

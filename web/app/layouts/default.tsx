@@ -2,7 +2,7 @@ import { Outlet, useMatches } from "react-router";
 import { LoginDialogHost } from "../components/account/LoginDialogHost";
 import { MessageProvider } from "../components/feedback";
 import { TopNav } from "../components/nav/TopNav";
-import { PlayerSlot } from "../components/player/PlayerSlot";
+import { PlayerHost } from "../components/player/PlayerHost";
 import { GuardGate } from "../guards/GuardGate";
 import type { RouteHandle } from "../guards/types";
 import type { Route } from "./+types/default";
@@ -34,7 +34,7 @@ export default function DefaultLayout({ loaderData }: Route.ComponentProps) {
             <Outlet />
           </GuardGate>
         </main>
-        <PlayerSlot hidden={hidePlayer} />
+        <PlayerHost barHidden={hidePlayer} />
         <LoginDialogHost />
       </div>
     </MessageProvider>

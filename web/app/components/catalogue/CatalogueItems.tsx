@@ -1,5 +1,6 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { Link } from "react-router";
+import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate, formatCount, formatMonthDay } from "../suite/format";
 import styles from "./catalogue.module.css";
 
@@ -8,6 +9,7 @@ export function ItemRow({ item, n, compact }: { item: CatalogueItem; n: number; 
   return (
     <li className={styles.row}>
       <span className={styles.n}>{n}</span>
+      <PlayButton item={item} />
       <Link to={item.url} className={styles.name} title={item.name}>
         {item.name}
       </Link>
@@ -34,6 +36,7 @@ export function ItemCard({ item }: { item: CatalogueItem }) {
         <span className={styles.cardName}>{item.name}</span>
       </Link>
       <span className={styles.cardMeta}>
+        <PlayButton item={item} className={styles.cardPlay} />
         {item.artist} · {formatCount(item.view_count)}次
       </span>
     </li>

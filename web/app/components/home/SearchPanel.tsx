@@ -2,6 +2,7 @@ import type { SearchChannel } from "@contracts/home";
 import { useRef, useState } from "react";
 import { Link } from "react-router";
 import { useSiteMessage } from "../feedback";
+import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
 import styles from "./home.module.css";
 import { type HomeSearch, type HomeSearchResult, SEARCH_TEXTS, searchCatalogue } from "./search-api";
@@ -99,6 +100,7 @@ function SearchResults({ result: { query, data }, onPage }: { result: { query: H
         <ol className={styles.resultList} start={(data.page - 1) * data.pageSize + 1}>
           {data.list.map((item) => (
             <li key={`${item.source}-${item.id}`} className={styles.result}>
+              <PlayButton item={item} />
               <img src={item.cover} alt="" width={48} height={48} className={styles.resultCover} loading="lazy" />
               <div className={styles.resultText}>
                 <Link to={item.url} className={styles.resultName} title={item.name}>

@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 import styles from "./player-slot.module.css";
 
 /**
- * The fixed bottom bar where the global player lives (the player issue renders into it).
- * It sits in the default layout, above every page, so client-side navigation never remounts
- * it; on the suite detail page it is only hidden, so playback continues.
+ * The fixed bottom bar where the global player's bar lives (PlayerHost renders into it; empty,
+ * it says nothing is playing). It sits in the default layout, above every page, so client-side
+ * navigation never remounts it; on the suite detail page it is only hidden.
  */
 export function PlayerSlot({ hidden, children }: { hidden?: boolean; children?: ReactNode }) {
   return (

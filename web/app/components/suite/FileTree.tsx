@@ -3,18 +3,24 @@ import { formatDuration } from "./format";
 import styles from "./suite.module.css";
 
 /** The suite's file tree; a leaf with a start time seeks the media there. */
-export function FileTree({ nodes, onSeek }: { nodes: DjListNode[]; onSeek: (seconds: number) => void }) {
+interface TreeProps {
+  onSeek: (seconds: number) => void;
+  /** Start of the track now playing, marked in the tree. */
+  activeStart?: number;
+}
+
+export function FileTree({ nodes, ...props }: TreeProps & { nodes: DjListNode[] }) {
   if (!nodes.length) return <p className={styles.muted}>暂无文件列表</p>;
   return (
     <ul className={styles.tree} role="tree" aria-label="文件列表">
       {nodes.map((node, i) => (
-        <TreeNode key={`${node.label}-${i}`} node={node} onSeek={onSeek} />
+        <TreeNode key={`${node.label}-${i}`} node={node} {...props} />
       ))}
     </ul>
   );
 }
 
-function TreeNode({ node, onSeek }: { node: DjListNode; onSeek: (seconds: number) => void }) {
+function TreeNode({ node, ...props }: TreeProps & { node: DjListNode }) {
   if (node.items) {
     return (
       <li role="treeitem" aria-expanded="true" className={styles.folder}>
@@ -23,7 +29,7 @@ function TreeNode({ node, onSeek }: { node: DjListNode; onSeek: (seconds: number
         </span>
         <ul role="group" className={styles.tree}>
           {node.items.map((child, i) => (
-            <TreeNode key={`${child.label}-${i}`} node={child} onSeek={onSeek} />
+            <TreeNode key={`${child.label}-${i}`} node={child} {...props} />
           ))}
         </ul>
       </li>
@@ -31,12 +37,16 @@ function TreeNode({ node, onSeek }: { node: DjListNode; onSeek: (seconds: number
   }
   const start = node.start;
   return (
-    <li role="treeitem" className={styles.leaf}>
+    <li
+      role="treeitem"
+      className={start !== undefined && start === props.activeStart ? `${styles.leaf} ${styles.playingLeaf}` : styles.leaf}
+      aria-current={start !== undefined && start === props.activeStart ? "true" : undefined}
+    >
       <span className={styles.leafLabel}>
         <NoteIcon /> {node.label}
       </span>
       {start !== undefined ? (
-        <button type="button" className={styles.seek} onClick={() => onSeek(start)} title="从这里播放">
+        <button type="button" className={styles.seek} onClick={() => props.onSeek(start)} title="从这里播放">
           {formatDuration(start)}
         </button>
       ) : null}

@@ -3,22 +3,22 @@ import { Link } from "react-router";
 import { useSession } from "../../session/store";
 import { useLoginDialog } from "../account/login-dialog-store";
 import { useSiteMessage } from "../feedback";
+import { useSuitePlayback } from "../player/use-suite-playback";
 import { Comments } from "./Comments";
 import { FileTree } from "./FileTree";
 import { formatChinaDate, formatCount, formatDuration } from "./format";
 import styles from "./suite.module.css";
-import { useMediaControls } from "./useMediaControls";
 
 /** Suite detail (spec section 2): header with counts and actions, progress, file tree, comments. */
 export function SuiteDetailView({ info }: { info: MusicInfo }) {
-  const media = useMediaControls();
+  const media = useSuitePlayback(info);
   const user = useSession((s) => s.user);
   const showLogin = useLoginDialog((s) => s.show);
   const message = useSiteMessage();
   // Favourite, download and recommend need an account; the accounts issue wires their APIs.
   const needsLogin = (action: string) => () =>
     user ? message.info(`${action}功能将随账号功能一同开放`) : showLogin("login");
-  const total = media.duration || info.duration || 0;
+  const total = media.duration;
 
   return (
     <article className={styles.page}>
@@ -75,12 +75,23 @@ export function SuiteDetailView({ info }: { info: MusicInfo }) {
             />
             <span>{formatDuration(total)}</span>
           </div>
+          {media.trackCount && media.trackNumber ? (
+            <p className={styles.nowPlaying} aria-live="polite">
+              正在播放：第 {media.trackNumber} 首 / 共 {media.trackCount} 首
+            </p>
+          ) : null}
+          {media.resumeAt !== null ? (
+            <p className={styles.resume}>
+              上次听到 {formatDuration(media.resumeAt)}
+              <button type="button" className={styles.linkButton} onClick={media.resume}>
+                继续播放
+              </button>
+              <button type="button" className={styles.linkButton} onClick={() => media.seek(0)}>
+                从头播放
+              </button>
+            </p>
+          ) : null}
           {media.error ? <p className={styles.error}>{media.error}</p> : null}
-          {info.playtype === "mp4" ? (
-            <video ref={(el) => void (media.ref.current = el)} className={styles.video} src={info.palyurl} preload="metadata" playsInline />
-          ) : (
-            <audio ref={(el) => void (media.ref.current = el)} src={info.palyurl} preload="none" />
-          )}
         </div>
       </section>
 
@@ -89,7 +100,7 @@ export function SuiteDetailView({ info }: { info: MusicInfo }) {
           文件列表 <span className={styles.muted}>音频文件：{info.audioFiles}</span>
           <span className={styles.updated}>更新时间：{formatChinaDate(info.update_time)}</span>
         </h2>
-        <FileTree nodes={info.djlist} onSeek={media.seek} />
+        <FileTree nodes={info.djlist} onSeek={media.seek} activeStart={media.activeStart} />
       </section>
 
       <Comments onSubmitNeedsLogin={needsLogin("评论")} />

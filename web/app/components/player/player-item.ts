@@ -1,0 +1,92 @@
+import { DEFAULT_ARTIST, DEFAULT_COVER } from "@contracts/player-texts";
+import type { CatalogueItem } from "@contracts/catalogue-item";
+import type { DjListNode, MusicInfo } from "@contracts/suite";
+
+export interface Track {
+  label: string;
+  /** Seconds into the item's media. */
+  start: number;
+}
+
+/** One playlist entry (spec section 2: id, name, artist, cover, url, mimeType). */
+export interface PlayerItem {
+  id: string | number;
+  name: string;
+  artist: string;
+  cover: string;
+  url: string;
+  mimeType: string;
+  /** Our detail page, when the item is from the catalogue. */
+  page?: string;
+  /** Timed tracklist (from the suite's djlist), in play order. */
+  tracks?: Track[];
+}
+
+export const HLS_MIME = "application/vnd.apple.mpegurl";
+
+/** mp4 items play as video; `.m3u8` urls stream (HLS); everything else is audio. */
+export function mimeTypeOf(url: string, playtype: "mp3" | "mp4"): string {
+  if (/\.m3u8(\?|#|$)/i.test(url)) return HLS_MIME;
+  if (playtype === "mp4") return "video/mp4";
+  if (/\.m4a(\?|#|$)/i.test(url)) return "audio/mp4";
+  return "audio/mpeg";
+}
+
+export const isVideo = (item: Pick<PlayerItem, "mimeType"> | undefined) => !!item?.mimeType.startsWith("video/");
+export const isHls = (item: Pick<PlayerItem, "url" | "mimeType">) => item.mimeType === HLS_MIME || /\.m3u8(\?|#|$)/i.test(item.url);
+
+/** Same entry = same id and same media. */
+export const sameItem = (a: PlayerItem, b: PlayerItem) => String(a.id) === String(b.id) && a.url === b.url;
+
+function withDefaults(item: PlayerItem): PlayerItem {
+  return { ...item, artist: item.artist || DEFAULT_ARTIST, cover: item.cover || DEFAULT_COVER };
+}
+
+/** A list item (search, category, charts) as a playlist entry. */
+export function fromCatalogueItem(item: CatalogueItem): PlayerItem {
+  return withDefaults({
+    id: item.id,
+    name: item.name,
+    artist: item.artist,
+    cover: item.cover,
+    url: item.palyurl,
+    mimeType: mimeTypeOf(item.palyurl, item.playtype),
+    page: item.url,
+  });
+}
+
+/** The suite detail page's item, with its timed tracklist when the djlist has start times. */
+export function fromMusicInfo(info: MusicInfo): PlayerItem {
+  const tracks = timedTracks(info.djlist);
+  return withDefaults({
+    id: info.id,
+    name: info.title,
+    artist: info.artist,
+    cover: info.image,
+    url: info.palyurl,
+    mimeType: mimeTypeOf(info.palyurl, info.playtype),
+    page: info.url,
+    ...(tracks.length ? { tracks } : {}),
+  });
+}
+
+/** The leaves that carry a start time, in the order they play. */
+export function timedTracks(nodes: readonly DjListNode[]): Track[] {
+  const out: Track[] = [];
+  const walk = (list: readonly DjListNode[]) => {
+    for (const n of list) {
+      if (n.items) walk(n.items);
+      else if (typeof n.start === "number") out.push({ label: n.label, start: n.start });
+    }
+  };
+  walk(nodes);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Index of the track playing at `seconds` (-1 before the first). */
+export function trackAt(tracks: readonly Track[] | undefined, seconds: number): number {
+  if (!tracks) return -1;
+  let found = -1;
+  for (let i = 0; i < tracks.length && tracks[i].start <= seconds + 0.25; i++) found = i;
+  return found;
+}

@@ -1,0 +1,44 @@
+import { type PlayerItem, sameItem } from "./player-item";
+
+/** The playlist and which entry is current (-1: none). Pure: the store applies these. */
+export interface Queue {
+  items: PlayerItem[];
+  index: number;
+}
+
+export const EMPTY_QUEUE: Queue = { items: [], index: -1 };
+
+/** Adds `item` at the end unless it is already listed, and makes it current. */
+export function addAndSelect(q: Queue, item: PlayerItem): Queue {
+  const at = q.items.findIndex((it) => sameItem(it, item));
+  if (at >= 0) return { items: q.items, index: at };
+  return { items: [...q.items, item], index: q.items.length };
+}
+
+/** The next entry, or null at the end (the player stops there rather than wrapping round). */
+export function nextIndex(q: Queue): number | null {
+  return q.index + 1 < q.items.length ? q.index + 1 : null;
+}
+
+/** The previous entry, or null at the start. */
+export function previousIndex(q: Queue): number | null {
+  return q.index > 0 ? q.index - 1 : null;
+}
+
+export function select(q: Queue, index: number): Queue {
+  return index >= 0 && index < q.items.length ? { items: q.items, index } : q;
+}
+
+/**
+ * Removes entry `at`. Removing the current entry makes the one after it current (or, when it
+ * was the last, the one before); `currentRemoved` tells the player to load the new current.
+ */
+export function removeAt(q: Queue, at: number): Queue & { currentRemoved: boolean } {
+  if (at < 0 || at >= q.items.length) return { ...q, currentRemoved: false };
+  const items = q.items.filter((_, i) => i !== at);
+  if (at < q.index) return { items, index: q.index - 1, currentRemoved: false };
+  if (at > q.index) return { items, index: q.index, currentRemoved: false };
+  return { items, index: Math.min(at, items.length - 1), currentRemoved: true };
+}
+
+export const clampVolume = (v: number) => Math.round(Math.min(100, Math.max(0, Number.isFinite(v) ? v : 0)));
