@@ -12,4 +12,5 @@ ALTER TABLE "item_plays" ADD CONSTRAINT "item_plays_item_id_items_id_fk" FOREIGN
 CREATE INDEX "item_plays_day_idx" ON "item_plays" USING btree ("site","kind","day" DESC NULLS LAST,"item_id");--> statement-breakpoint
 CREATE INDEX "item_plays_week_idx" ON "item_plays" USING btree ("site","kind","week" DESC NULLS LAST,"item_id");--> statement-breakpoint
 CREATE INDEX "item_plays_month_idx" ON "item_plays" USING btree ("site","kind","month" DESC NULLS LAST,"item_id");--> statement-breakpoint
-CREATE INDEX "item_plays_quarter_idx" ON "item_plays" USING btree ("site","kind","quarter" DESC NULLS LAST,"item_id");
+CREATE INDEX "item_plays_quarter_idx" ON "item_plays" USING btree ("site","kind","quarter" DESC NULLS LAST,"item_id");--> statement-breakpoint
+CREATE INDEX "items_category_hot_idx" ON "items" USING btree ("category_id","view_count","id") WHERE "items"."status" = 'normal';

@@ -118,6 +118,8 @@ export const items = pgTable(
     // a backward scan serves `ORDER BY ... DESC` (NULLS FIRST), which drizzle-kit's
     // `.desc()` (emitted as DESC NULLS LAST) would not.
     index("items_category_latest_idx").on(t.categoryId, t.publishedAt, t.id),
+    // Most viewed per category (getsort filter=hot), visible items only.
+    index("items_category_hot_idx").on(t.categoryId, t.viewCount, t.id).where(sql`${t.status} = 'normal'`),
     index("items_kind_latest_idx").on(t.kind, t.publishedAt, t.id),
     index("items_site_kind_idx").on(t.sourceSite, t.kind),
     index("items_recommended_idx").on(t.publishedAt).where(sql`${t.recommended}`),

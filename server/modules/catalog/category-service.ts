@@ -6,18 +6,35 @@ import { toSearchItem } from "../search/local-provider.js";
 import { categoryRepo } from "./category-repo.js";
 
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A category's item count is reused this long: counting a menu group (~100000 items at the
+ * benchmark's size) on every page view cost more than the page itself; the pager may lag a
+ * newly added or hidden item by this much.
+ */
+export const CATEGORY_COUNT_CACHE_MS = 60_000;
 
 /** The category page's data: one page of its items, SEO texts and the charts sidebar. */
 export function categoryService(db: AppDatabase, charts: Pick<ChartsService, "chartSide">) {
   const repo = categoryRepo(db);
+  const counts = new Map<string, { at: number; total: Promise<number> }>();
+  const countOf = (scope: readonly number[]): Promise<number> => {
+    const key = scope.join(",");
+    const hit = counts.get(key);
+    if (hit && Date.now() - hit.at < CATEGORY_COUNT_CACHE_MS) return hit.total;
+    const total = repo.count(scope);
+    counts.set(key, { at: Date.now(), total });
+    total.catch(() => counts.delete(key));
+    return total;
+  };
   return {
     async page(query: GetSortQuery): Promise<CategoryPage> {
       const diyname = query.diyname.replace(/\.html$/, "");
       const category = SLUG.test(diyname) ? await repo.findEnabled(diyname) : undefined;
       if (!category) throw notFound(categoryMessages.missing);
       const offset = (query.page - 1) * CATEGORY_PAGE_SIZE;
-      const [{ rows, total }, side] = await Promise.all([
-        repo.page(category.id, query.filter, CATEGORY_PAGE_SIZE, offset),
+      const [rows, total, side] = await Promise.all([
+        repo.page(category.scope, query.filter, CATEGORY_PAGE_SIZE, offset),
+        countOf(category.scope),
         charts.chartSide(),
       ]);
       return {
