@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { chartSideSchema } from "./charts";
-import { searchItemSchema } from "./search";
+import { catalogueItemSchema } from "./catalogue-item";
 
 export const CATEGORY_PAGE_SIZE = 10;
 export const CATEGORY_PAGE_MAX = 1000;
@@ -41,7 +41,7 @@ export const categoryPageSchema = z.object({
   cidurl: z.string(),
   /** 2: list in "latest" style; otherwise "recommend" style. */
   model_id: z.number().int(),
-  list: z.array(searchItemSchema),
+  list: z.array(catalogueItemSchema),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),

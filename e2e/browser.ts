@@ -1,4 +1,4 @@
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Debian's Chromium, installed by scripts/ensure-browser.sh; override with CHROMIUM_PATH. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -22,4 +22,9 @@ export function launchBrowser(): Promise<Browser> {
       "--autoplay-policy=no-user-gesture-required",
     ],
   });
+}
+
+/** Resolves once React has hydrated the page (root.tsx marks <html data-hydrated="1">). */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
 }

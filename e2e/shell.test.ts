@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./browser";
+import { hydrated, launchBrowser } from "./browser";
 import {
   adminOnlyScripts,
   loadServerBuild,
@@ -45,10 +45,6 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page; problem
 }
 
 /** React has hydrated once the login button opens the dialog; also waits for idle network. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
-}
-
 describe("web shell (production build, CSP on)", () => {
   it("server-renders the Chinese home shell before any JavaScript", async () => {
     const response = await fetch(`${base}/`);
@@ -113,7 +109,7 @@ describe("web shell (production build, CSP on)", () => {
     await page.screenshot({ path: path.join(SCREENS, "not-found.png") });
     await page.getByRole("link", { name: "Back to the home page" }).click();
     await page.waitForURL(`${base}/`);
-    await page.getByRole("heading", { name: "首页" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: /DJ搜索引擎网/ }).waitFor();
     expect(problems.filter((p) => !p.includes("404"))).toEqual([]);
     await context.close();
   });
@@ -252,7 +248,7 @@ describe("web shell (production build, CSP on)", () => {
     });
     await page.goto(`${base}/`);
     await hydrated(page);
-    await page.getByRole("link", { name: "DJ串烧" }).click();
+    await page.getByRole("navigation", { name: "主导航" }).getByRole("link", { name: "DJ串烧", exact: true }).click();
     await page.waitForURL(`${base}/sort/chuanshao`);
     await page.goto(`${base}/site/1.html`);
     await hydrated(page);
@@ -280,7 +276,7 @@ describe("web shell (production build, CSP on)", () => {
     await page.getByRole("button", { name: "登录" }).click();
     await page.getByText("加载失败，请重试").waitFor();
     expect(await page.evaluate(() => (window as unknown as { __doc?: number }).__doc)).toBe(2);
-    await page.getByRole("heading", { name: "首页" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: /DJ搜索引擎网/ }).waitFor();
     await context.close();
   });
 
@@ -292,7 +288,7 @@ describe("web shell (production build, CSP on)", () => {
       (window as unknown as { __slot: Element | null }).__slot =
         document.querySelector("[data-player-slot]");
     });
-    await page.getByRole("link", { name: "DJ串烧" }).click();
+    await page.getByRole("navigation", { name: "主导航" }).getByRole("link", { name: "DJ串烧", exact: true }).click();
     await page.waitForURL(`${base}/sort/chuanshao`);
     await page.getByRole("heading", { level: 1, name: "DJ串烧" }).waitFor();
     const same = await page.evaluate(

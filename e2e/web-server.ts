@@ -44,13 +44,18 @@ export async function loadServerBuild(): Promise<ServerBuild> {
 
 /**
  * The real app (production web build, security headers, API) on a PGlite test database with a
- * small demo catalogue (categories feed the top navigation), on a random port.
+ * small demo catalogue (categories feed the top navigation), on a random port. Plays are
+ * opt-in: most pages need none, and the charts tests want them.
  */
-export async function startWebServer(): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+export async function startWebServer(
+  catalogue: { suites?: number; singles?: number; plays?: number } = {},
+): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   ensureWebBuild();
   const testApp = await createTestApp("pglite", { web: true });
   const media = await prepareDemoMedia(testApp.dataDir);
-  await seedDemoCatalogue(testApp.database, { media, suites: 24, plays: 0 });
+  await seedDemoCatalogue(testApp.database, { media, suites: 24, plays: 0, ...catalogue });
+  // With plays, the charts are built before the first page, as the server does at start-up.
+  if (catalogue.plays) await testApp.app.services.charts.rebuildCharts();
   const url = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
   return { app: testApp.app, url, close: testApp.close };
 }

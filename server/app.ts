@@ -10,6 +10,7 @@ import { registerSecurityHeaders } from "./http/security.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
+import { homeRoutes } from "./modules/home/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountRoutes, { services });
   await app.register(catalogRoutes, { services });
   await app.register(chartRoutes, { services });
+  await app.register(homeRoutes, { services });
   await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
   await app.register(searchRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });

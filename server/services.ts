@@ -4,6 +4,7 @@ import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
 import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
 import { chartsService } from "./modules/charts/service.js";
+import { homeService } from "./modules/home/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
 import { sessionService } from "./modules/accounts/session-service.js";
@@ -20,6 +21,7 @@ export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) 
     }),
     categories: categoryService(db, charts),
     charts,
+    home: homeService(db, charts),
     navigation: navigationService(db),
     suites: suiteService(db),
     visitors: { fromCookieHeader: visitorFromCookieHeader },

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { queryRows } from "../../db/sql.js";
-import type { CatalogueHitRow } from "../search/repo.js";
+import { type CatalogueItemRow, catalogueItemColumns, catalogueItemJoins } from "./catalogue-item.js";
 
 export interface CategoryRow {
   id: number;
@@ -49,15 +49,10 @@ export function categoryRepo(db: AppDatabase) {
         ),
         sql` union all `,
       );
-      return queryRows<Omit<CatalogueHitRow, "total">>(
+      return queryRows<CatalogueItemRow>(
         db,
         sql`with p as (select id, k from (${branches}) u order by k desc, id desc limit ${limit} offset ${offset})
-            select i.id, i.title, i.artist, i.cover, i.play_url, i.playtype, i.kind, i.source_site,
-                s.name as site_name, s.logo as site_logo, c.name as category_name, c.diyname as category_diyname,
-                extract(epoch from i.published_at)::int as published, i.weburl, i.vipdown, i.price, i.view_count
-              from p join items i on i.id = p.id
-              left join source_sites s on s.code = i.source_site
-              left join categories c on c.id = i.category_id
+            select ${catalogueItemColumns} from p join items i on i.id = p.id ${catalogueItemJoins}
               order by p.k desc, p.id desc`,
       );
     },

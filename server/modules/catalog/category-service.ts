@@ -2,8 +2,8 @@ import { CATEGORY_PAGE_SIZE, type CategoryPage, categoryMessages, type GetSortQu
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
 import type { ChartsService } from "../charts/service.js";
-import { toSearchItem } from "../search/local-provider.js";
 import { categoryRepo } from "./category-repo.js";
+import { toCatalogueItem } from "./catalogue-item.js";
 
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 /**
@@ -44,7 +44,7 @@ export function categoryService(db: AppDatabase, charts: Pick<ChartsService, "ch
         categoryname: category.name,
         cidurl: `/sort/${category.diyname}`,
         model_id: category.modelId,
-        list: rows.map((r) => toSearchItem({ ...r, total })),
+        list: rows.map(toCatalogueItem),
         total,
         page: query.page,
         pageSize: CATEGORY_PAGE_SIZE,

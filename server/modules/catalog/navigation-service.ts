@@ -1,5 +1,6 @@
 import { HOME_NAV_ITEM, type NavItem } from "@contracts/navigation";
 import type { AppDatabase } from "../../db/open.js";
+import { ttlCache } from "../../lib/ttl-cache.js";
 import { type NavCategoryRow, navigationRepo } from "./navigation-repo.js";
 
 /** Categories change only through the back office; a short cache spares every page a query. */
@@ -37,21 +38,11 @@ function toItem(row: NavCategoryRow): NavItem {
 
 export function navigationService(db: AppDatabase, now: () => number = Date.now) {
   const repo = navigationRepo(db);
-  let cached: { at: number; nav: Promise<NavItem[]> } | undefined;
+  const nav = ttlCache(() => repo.listEnabledCategories().then(buildTopNav), NAV_CACHE_MS, now);
   return {
-    topNav(): Promise<NavItem[]> {
-      if (!cached || now() - cached.at > NAV_CACHE_MS) {
-        const nav = repo.listEnabledCategories().then(buildTopNav);
-        // A failed query must not be cached.
-        nav.catch(() => (cached = undefined));
-        cached = { at: now(), nav };
-      }
-      return cached.nav;
-    },
+    topNav: (): Promise<NavItem[]> => nav.get(),
     /** Called by the back office after a category change. */
-    invalidate() {
-      cached = undefined;
-    },
+    invalidate: () => nav.invalidate(),
   };
 }
 

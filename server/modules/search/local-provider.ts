@@ -1,7 +1,6 @@
-import type { SearchItem } from "@contracts/search";
-import { DEFAULT_ARTIST, DEFAULT_COVER, suitePath } from "@contracts/suite";
 import type { AppDatabase } from "../../db/open.js";
-import { searchRepo, type CatalogueHitRow } from "./repo.js";
+import { toCatalogueItem } from "../catalog/catalogue-item.js";
+import { searchRepo } from "./repo.js";
 import type { ProviderQuery, ProviderResult, SearchProvider } from "./provider.js";
 import { likePattern, normalize } from "./search-text.js";
 
@@ -14,30 +13,6 @@ export const LOCAL_SEARCH_CAP = 500;
 export const LOCAL_SEARCH_CAP_ONE_CHAR = 200;
 
 const capFor = (keyword: string, cap: number) => (/^\p{Script=Han}$/u.test(keyword) ? Math.min(cap, LOCAL_SEARCH_CAP_ONE_CHAR) : cap);
-
-export function toSearchItem(row: CatalogueHitRow): SearchItem {
-  return {
-    id: row.id,
-    name: row.title,
-    artist: row.artist || DEFAULT_ARTIST,
-    cover: row.cover || DEFAULT_COVER,
-    palyurl: row.play_url,
-    playtype: row.playtype,
-    kind: row.kind,
-    channel: row.source_site,
-    website: row.site_name ?? row.source_site,
-    websitelogo: row.site_logo ?? "",
-    category: row.category_name ?? "",
-    cidurl: row.category_diyname ? `/sort/${row.category_diyname}` : "",
-    time: row.published,
-    weburl: row.weburl ?? "",
-    url: suitePath(row.id),
-    vipdown: row.vipdown,
-    price: row.price,
-    view_count: row.view_count,
-    source: "local",
-  };
-}
 
 /** Our own catalogue (items of every source site, collected or uploaded), through the trigram index. */
 export function localProvider(db: AppDatabase, options: { cap?: number; timeoutMs?: number } = {}): SearchProvider {
@@ -67,7 +42,7 @@ export function localProvider(db: AppDatabase, options: { cap?: number; timeoutM
         cap,
       });
       const capped = total > cap;
-      return { list: rows.map(toSearchItem), total: capped ? cap : total, capped };
+      return { list: rows.map(toCatalogueItem), total: capped ? cap : total, capped };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { SearchItem } from "@contracts/search";
+import type { CatalogueItem } from "@contracts/catalogue-item";
 
 /** What every provider is asked: the validated query with the page already resolved. */
 export interface ProviderQuery {
@@ -12,7 +12,7 @@ export interface ProviderQuery {
 }
 
 export interface ProviderResult {
-  list: SearchItem[];
+  list: CatalogueItem[];
   total: number;
   /** True when `total` is a lower bound (the provider stopped counting). */
   capped?: boolean;

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { queryRows } from "../../db/sql.js";
+import type { CatalogueItemRow } from "../catalog/catalogue-item.js";
 
 export interface CatalogueSearch {
   /** `likePattern(keyword)`: answered by the trigram GIN index on items.search_text. */
@@ -16,24 +17,7 @@ export interface CatalogueSearch {
   cap: number;
 }
 
-export interface CatalogueHitRow {
-  id: number;
-  title: string;
-  artist: string;
-  cover: string | null;
-  play_url: string;
-  playtype: "mp3" | "mp4";
-  kind: "mix" | "single";
-  source_site: string;
-  site_name: string | null;
-  site_logo: string | null;
-  category_name: string | null;
-  category_diyname: string | null;
-  published: number;
-  weburl: string | null;
-  vipdown: "0" | "1";
-  price: number;
-  view_count: number;
+export interface CatalogueHitRow extends CatalogueItemRow {
   total: number;
 }
 

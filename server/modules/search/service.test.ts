@@ -1,11 +1,11 @@
-import type { SearchItem } from "@contracts/search";
+import type { CatalogueItem } from "@contracts/catalogue-item";
 import { searchQuerySchema } from "@contracts/search";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../errors.js";
 import type { ProviderQuery, SearchProvider } from "./provider.js";
 import { searchService } from "./service.js";
 
-const item = (source: string, id: number, channel = source): SearchItem => ({
+const item = (source: string, id: number, channel = source): CatalogueItem => ({
   id,
   name: `${source} ${id}`,
   artist: "未知歌手",
@@ -27,7 +27,7 @@ const item = (source: string, id: number, channel = source): SearchItem => ({
   source,
 });
 
-function provider(code: string, behaviour: (q: ProviderQuery, signal: AbortSignal) => Promise<SearchItem[]>, opts: { timeoutMs?: number; channel?: string } = {}): SearchProvider & { calls: ProviderQuery[] } {
+function provider(code: string, behaviour: (q: ProviderQuery, signal: AbortSignal) => Promise<CatalogueItem[]>, opts: { timeoutMs?: number; channel?: string } = {}): SearchProvider & { calls: ProviderQuery[] } {
   const calls: ProviderQuery[] = [];
   return {
     code,

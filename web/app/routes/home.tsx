@@ -1,9 +1,36 @@
-import { PageHeading } from "../components/layout/PageHeading";
+import { SITE_NAME } from "@contracts/site";
+import { useRouteError } from "react-router";
+import { ErrorPage, SafeErrorPage } from "../components/errors/ErrorPage";
+import { describeHomeLoadError } from "../components/errors/error-text";
+import { HomeView } from "../components/home/HomeView";
+import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
+import type { Route } from "./+types/home";
 
-export const meta = () => pageMeta();
+/** The same data as GET /api/forntend/index, through the in-process home service. */
+export async function loader({ context }: Route.LoaderArgs) {
+  try {
+    return await context.services.home.page();
+  } catch (err) {
+    throw toRouteError(err, "服务器内部错误");
+  }
+}
 
-/** Home (spec section 2); the public-site issue builds search, charts and lists here. */
-export default function Home() {
-  return <PageHeading title="首页">搜索全网DJ串烧套曲与单曲，在线试听</PageHeading>;
+export const meta = ({ data: loaded }: Route.MetaArgs) => {
+  if (!loaded) return pageMeta();
+  return [
+    { title: loaded.title || SITE_NAME },
+    { name: "keywords", content: loaded.keywords },
+    { name: "description", content: loaded.description },
+    { tagName: "link", rel: "canonical", href: "/" },
+  ];
+};
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return <HomeView data={loaderData.data} />;
+}
+
+/** Spec section 8, home load: 404/403/500 texts, the server's msg, or the network text. */
+export function ErrorBoundary() {
+  return <SafeErrorPage error={useRouteError()} render={(props) => <ErrorPage {...props} describe={describeHomeLoadError} />} />;
 }

@@ -1,9 +1,8 @@
 import type { CategoryPage } from "@contracts/category";
-import type { SearchItem } from "@contracts/search";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ChartPanel } from "../charts/ChartPanel";
-import { formatChinaDate, formatCount } from "../suite/format";
+import { ItemGrid, ItemList } from "../catalogue/CatalogueItems";
 import styles from "./category.module.css";
 
 /** 1, 2, 4 or 6 per row, or a list (spec section 9). */
@@ -48,17 +47,9 @@ export function CategoryView({ page, filter }: { page: CategoryPage; filter: "ne
         {page.list.length === 0 ? (
           <p className={styles.empty}>该分类暂无内容</p>
         ) : layout === "list" ? (
-          <ol className={styles.list}>
-            {page.list.map((item, i) => (
-              <ListRow key={item.id} item={item} n={(page.page - 1) * page.pageSize + i + 1} />
-            ))}
-          </ol>
+          <ItemList items={page.list} first={(page.page - 1) * page.pageSize + 1} />
         ) : (
-          <ul className={styles.grid} style={{ gridTemplateColumns: `repeat(${layout}, minmax(0, 1fr))` }}>
-            {page.list.map((item) => (
-              <Card key={item.id} item={item} />
-            ))}
-          </ul>
+          <ItemGrid items={page.list} columns={Number(layout)} />
         )}
         {page.total > page.pageSize ? (
           <nav className={styles.pager} aria-label="分页">
@@ -72,34 +63,5 @@ export function CategoryView({ page, filter }: { page: CategoryPage; filter: "ne
       </section>
       <ChartPanel side={page.side} />
     </div>
-  );
-}
-
-function ListRow({ item, n }: { item: SearchItem; n: number }) {
-  return (
-    <li className={styles.row}>
-      <span className={styles.n}>{n}</span>
-      <Link to={item.url} className={styles.name} title={item.name}>
-        {item.name}
-      </Link>
-      {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
-      <span className={styles.site}>{item.website}</span>
-      <span className={styles.meta}>{formatCount(item.view_count)}次</span>
-      <span className={styles.meta}>{formatChinaDate(item.time)}</span>
-    </li>
-  );
-}
-
-function Card({ item }: { item: SearchItem }) {
-  return (
-    <li className={styles.card}>
-      <Link to={item.url} title={item.name}>
-        <img src={item.cover} alt="" loading="lazy" width={300} height={300} className={styles.cover} />
-        <span className={styles.cardName}>{item.name}</span>
-      </Link>
-      <span className={styles.cardMeta}>
-        {item.artist} · {formatCount(item.view_count)}次
-      </span>
-    </li>
   );
 }

@@ -8,12 +8,15 @@ import {
 } from "./error-text";
 import styles from "./error-page.module.css";
 
-/** The error page: status, message and a way home. */
-export function ErrorPage({ error }: { error: unknown }) {
-  const { status, message } = describeError(error);
+/**
+ * The error page: status, message and a way home. A page with its own error texts passes
+ * `describe`; status 0 (no answer from the server) shows no code.
+ */
+export function ErrorPage({ error, describe = describeError }: { error: unknown; describe?: typeof describeError }) {
+  const { status, message } = describe(error);
   return (
     <main className={styles.page} data-status={status}>
-      <div className={styles.code}>{status}</div>
+      {status ? <div className={styles.code}>{status}</div> : null}
       <p className={styles.message}>{message}</p>
       <Link className={styles.link} to="/">
         {BACK_HOME_TEXT}

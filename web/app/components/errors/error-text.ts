@@ -18,3 +18,25 @@ export function describeError(error: unknown): { status: number; message: string
   }
   return { status: 500, message: GENERIC_ERROR_TEXT };
 }
+
+/** Spec section 8, "Home load": the home page's texts by status, and when no answer came. */
+export const HOME_LOAD_TEXTS = {
+  404: "页面未找到",
+  403: "没有访问权限",
+  500: "服务器内部错误",
+  other: "服务器错误",
+  network: "网络连接失败，请检查您的网络连接",
+} as const;
+
+/**
+ * What the home page shows when loading it failed: the spec's text for 404/403/500, the
+ * server's message (or 服务器错误) for other statuses, and the network text when the browser
+ * got no answer at all (status 0).
+ */
+export function describeHomeLoadError(error: unknown): { status: number; message: string } {
+  if (!isRouteErrorResponse(error)) return { status: 0, message: HOME_LOAD_TEXTS.network };
+  const fixed = HOME_LOAD_TEXTS[error.status as 404 | 403 | 500];
+  if (fixed) return { status: error.status, message: fixed };
+  const custom = typeof error.data === "string" && error.data.trim() ? error.data : null;
+  return { status: error.status, message: custom ?? HOME_LOAD_TEXTS.other };
+}

@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { Link, useLocation } from "react-router";
 import { checkSession } from "../../guards/accounts";
 import { browserGuardDeps } from "../../guards/browser";
-import { SITE_NAME } from "../../lib/site";
+import { SITE_NAME } from "@contracts/site";
 import { useSession } from "../../session/store";
 import { useLoginDialog } from "../account/login-dialog-store";
 import { LazyPart } from "../LazyPart";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatChinaDate, formatCount, formatDuration } from "./format";
+import { formatChinaDate, formatCount, formatDuration, formatMonthDay } from "./format";
 
 describe("detail page formats", () => {
   it("durations", () => {
@@ -9,6 +9,7 @@ describe("detail page formats", () => {
   });
   it("dates in China time", () => {
     expect(formatChinaDate(Date.UTC(2026, 10, 21, 16, 30) / 1000)).toBe("2026年11月22日");
+    expect(formatMonthDay(Date.UTC(2026, 10, 21, 16, 30) / 1000)).toBe("11-22");
   });
   it("counts", () => {
     expect(formatCount(999)).toBe("999");

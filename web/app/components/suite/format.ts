@@ -7,8 +7,7 @@ export function formatDuration(totalSeconds: number): string {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-/** Unix seconds → "2026年11月22日" (China time, as the site's audience reads it). */
-export function formatChinaDate(unixSeconds: number): string {
+const chinaDayParts = (unixSeconds: number) => {
   const parts = new Intl.DateTimeFormat("zh-CN", {
     timeZone: "Asia/Shanghai",
     year: "numeric",
@@ -16,7 +15,19 @@ export function formatChinaDate(unixSeconds: number): string {
     day: "2-digit",
   }).formatToParts(new Date(unixSeconds * 1000));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}年${get("month")}月${get("day")}日`;
+  return { year: get("year"), month: get("month"), day: get("day") };
+};
+
+/** Unix seconds → "2026年11月22日" (China time, as the site's audience reads it). */
+export function formatChinaDate(unixSeconds: number): string {
+  const { year, month, day } = chinaDayParts(unixSeconds);
+  return `${year}年${month}月${day}日`;
+}
+
+/** Unix seconds → "11-22" (China time), for compact lists. */
+export function formatMonthDay(unixSeconds: number): string {
+  const { month, day } = chinaDayParts(unixSeconds);
+  return `${month}-${day}`;
 }
 
 /** 12345 → "1.2万" as Chinese sites show large counts. */

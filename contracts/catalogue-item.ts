@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/**
+ * One playable item as every list shows it (search hits, category pages, the home page's lists):
+ * the spec's Song fields (section 3) plus where it came from.
+ */
+export const catalogueItemSchema = z.object({
+  /** Our item id for the local catalogue; an external provider may answer its own id. */
+  id: z.union([z.number().int(), z.string()]),
+  name: z.string(),
+  artist: z.string(),
+  cover: z.string(),
+  /** Spelled so by the spec. */
+  palyurl: z.string(),
+  playtype: z.enum(["mp3", "mp4"]),
+  kind: z.enum(["mix", "single"]),
+  /** Source site code (djuu, 172minx, vvvdj, local) and its display name and logo. */
+  channel: z.string(),
+  website: z.string(),
+  websitelogo: z.string(),
+  category: z.string(),
+  cidurl: z.string(),
+  /** Unix seconds of publication. */
+  time: z.number().int(),
+  /** Download link, empty when there is none. */
+  weburl: z.string(),
+  /** Our detail page (/sutie/{id}.html) or the source page for external hits. */
+  url: z.string(),
+  vipdown: z.enum(["0", "1"]),
+  price: z.number().int(),
+  view_count: z.number().int(),
+  /** The provider that found it: "local" or an external site code. */
+  source: z.string(),
+});
+export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
