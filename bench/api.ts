@@ -56,6 +56,8 @@ const endpoints: { name: string; path: () => string }[] = [
   },
   { name: "getmusicinfo (random ids)", path: () => `/api/forntend/getmusicinfo?id=${pick(target.ids)}` },
   { name: "index", path: () => "/api/forntend/index" },
+  // The floor: the HTTP stack plus one trivial query, under the same machine load.
+  { name: "baseline /healthz (select 1)", path: () => "/healthz" },
 ];
 
 function run(path: () => string, duration: number) {
