@@ -83,6 +83,26 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     expect(noName.json().msg).toBe("分类不存在");
   });
 
+  it("pages a menu group in one order across its children, as one sort of all its items would", async () => {
+    // Equal publish times across children, so the id tie-break decides between categories too.
+    await t.database.db.execute(sql`update items set published_at = date_trunc('day', published_at)`);
+    for (const filter of ["new", "hot"] as const) {
+      const order = filter === "hot" ? "i.view_count desc, i.id desc" : "i.published_at desc, i.id desc";
+      const all = await queryRows<{ id: number }>(
+        t.database.db,
+        sql.raw(`select i.id from items i join categories c on c.id = i.category_id
+                  where i.status = 'normal' and c.enabled and c.parent_id = (select id from categories where diyname = 'chuanshao')
+                  order by ${order}`),
+      );
+      const paged: number[] = [];
+      for (let page = 1; page <= 4; page++) {
+        const { data } = (await get(`diyname=chuanshao&filter=${filter}&page=${page}`)).json();
+        paged.push(...data.list.map((i: { id: number }) => i.id));
+      }
+      expect(paged, filter).toEqual(all.slice(0, 40).map((r) => r.id));
+    }
+  });
+
   it("a page past the end is empty but keeps the total", async () => {
     const { data } = (await get("diyname=manyao&page=1000")).json();
     expect(data.list).toEqual([]);
