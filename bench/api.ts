@@ -29,6 +29,8 @@ const { values } = parseArgs({
 
 const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), ["--suites", values.suites, "--plays", values.plays], {
   execArgv: ["--import", "tsx"],
+  // As `npm run serve` does (libraries pick their production builds by it).
+  env: { ...process.env, NODE_ENV: "production" },
   stdio: "inherit",
 });
 const target = await new Promise<BenchTarget>((resolve, reject) => {

@@ -35,6 +35,8 @@ async function startServer(): Promise<{ base: string; target?: BenchTarget; stop
   if (values.url) return { base: values.url.replace(/\/$/, ""), stop() {} };
   const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), ["--web", "--suites", values.suites, "--plays", values.plays], {
     execArgv: ["--import", "tsx"],
+    // As `npm run serve` does: React and other libraries pick their production builds by it.
+    env: { ...process.env, NODE_ENV: "production" },
     stdio: "inherit",
   });
   const target = await new Promise<BenchTarget>((resolve, reject) => {
@@ -58,7 +60,18 @@ async function initialJs(url: string): Promise<{ files: number; gzipKB: number }
   return { files: srcs.size, gzipKB: Math.round(bytes / 102.4) / 10 };
 }
 
-async function lighthouse(url: string, dir: string) {
+/** Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): try again. */
+async function lighthouse(url: string, dir: string, attempts = 3): Promise<Awaited<ReturnType<typeof lighthouseOnce>>> {
+  try {
+    return await lighthouseOnce(url, dir);
+  } catch (err) {
+    if (attempts <= 1) throw err;
+    console.warn(`lighthouse failed on ${url}, retrying: ${String(err).split("\n").at(-1)}`);
+    return lighthouse(url, dir, attempts - 1);
+  }
+}
+
+async function lighthouseOnce(url: string, dir: string) {
   const out = path.join(dir, `lh-${Date.now()}.json`);
   const flags = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
   await run(
@@ -92,6 +105,7 @@ try {
   for (const [name, p] of pages) {
     const url = server.base + p;
     const js = await initialJs(url);
+    for (let i = 0; i < 10; i++) await (await fetch(url)).text(); // a running site is warm (JIT, caches)
     for (let i = 0; i < Number(values.runs); i++) {
       const load = os.loadavg()[0].toFixed(2);
       const r = await lighthouse(url, dir);

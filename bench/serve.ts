@@ -4,6 +4,9 @@
  *
  *   npx tsx bench/serve.ts [--suites 100000] [--plays 1000000] [--web] [--port 0]
  *
+ * Run it with NODE_ENV=production (bench/api.ts and bench/lighthouse.ts do): React's server
+ * renderer, loaded by Node from node_modules, picks its development build otherwise.
+ *
  * Database: DATABASE_URL (PostgreSQL) when set, else PGlite under DATA_DIR (required). The seed
  * resumes, so a database seeded before is reused as it is (keep DATA_DIR, or the PostgreSQL
  * database, between runs). Charts are rebuilt once before listening, as at start-up.
@@ -39,6 +42,7 @@ const { values } = parseArgs({
   },
 });
 
+if (process.env.NODE_ENV !== "production") console.warn("bench/serve.ts: NODE_ENV is not production; React renders in development mode");
 const config = { ...loadConfig({ ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent" }), port: Number(values.port) };
 if (!config.databaseUrl && !process.env.DATA_DIR) throw new Error("set DATABASE_URL or DATA_DIR (the seeded database is kept there)");
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
