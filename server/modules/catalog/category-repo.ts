@@ -22,16 +22,16 @@ const ORDER = {
 
 export function categoryRepo(db: AppDatabase) {
   return {
-    async findEnabled(diyname: string): Promise<CategoryRow | undefined> {
-      const [row] = await queryRows<CategoryRow>(
+    /** Every enabled category with its scope (itself and its enabled children). */
+    allEnabled(): Promise<CategoryRow[]> {
+      return queryRows<CategoryRow>(
         db,
         sql`select id, name, diyname, model_id as "modelId", seo_title as "seoTitle",
                    seo_keywords as "seoKeywords", seo_description as "seoDescription",
                    array(select x.id from categories x where x.id = c.id or (x.parent_id = c.id and x.enabled)
                          order by x.id) as scope
-            from categories c where diyname = ${diyname} and enabled`,
+            from categories c where enabled`,
       );
-      return row;
     },
 
     /**

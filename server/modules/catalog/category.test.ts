@@ -57,6 +57,7 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, first.id));
     expect((await get("diyname=manyao")).json().data.list.map((i: { id: number }) => i.id)).not.toContain(first.id);
     await t.database.db.update(categories).set({ enabled: false }).where(eq(categories.diyname, "digao"));
+    t.app.services.categories.invalidate(); // as the back office does after an edit
     const after = (await get("diyname=chuanshao")).json().data;
     expect(after.list.every((i: { cidurl: string }) => i.cidurl !== "/sort/digao")).toBe(true);
   });
@@ -101,6 +102,17 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
       }
       expect(paged, filter).toEqual(all.slice(0, 40).map((r) => r.id));
     }
+  });
+
+  it("reuses the categories until the back office invalidates them", async () => {
+    const name = async () => (await get("diyname=manyao")).json().data.categoryname;
+    const before = await name();
+    await t.database.db.update(categories).set({ name: "慢摇新名" }).where(eq(categories.diyname, "manyao"));
+    expect(await name()).toBe(before);
+    t.app.services.categories.invalidate();
+    expect(await name()).toBe("慢摇新名");
+    await t.database.db.update(categories).set({ name: before }).where(eq(categories.diyname, "manyao"));
+    t.app.services.categories.invalidate();
   });
 
   it("a page past the end is empty but keeps the total", async () => {
