@@ -22,7 +22,13 @@ export default defineConfig(({ command, mode }) => ({
   },
   plugins: [reactRouter()],
   resolve: {
-    alias: { "@contracts": fileURLToPath(new URL("./contracts", import.meta.url)) },
+    alias: [
+      { find: "@contracts", replacement: fileURLToPath(new URL("./contracts", import.meta.url)) },
+      // Under Node's export conditions the package root is a CommonJS wrapper of every icon
+      // (3 MB in the server build, ~0.5 s of every start-up): the ES build lets the bundler keep
+      // only the icons that are used.
+      { find: /^@ant-design\/icons$/, replacement: fileURLToPath(new URL("./node_modules/@ant-design/icons/es/index.js", import.meta.url)) },
+    ],
   },
   ssr: {
     // antd ships CommonJS for Node and ESM for bundlers: bundling it (and its style engine)

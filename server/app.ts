@@ -58,6 +58,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services = createServices(deps.database.db, app.log);
   app.decorate("deps", deps);
   app.decorate("services", services);
+  // Page views are written in batches; the last batch is written before the database closes.
+  app.addHook("onClose", async () => {
+    await services.suites.flushViews();
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

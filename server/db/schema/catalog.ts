@@ -117,7 +117,10 @@ export const items = pgTable(
     // Latest per category: newest first with id as tie-break. Indexes are ascending on purpose:
     // a backward scan serves `ORDER BY ... DESC` (NULLS FIRST), which drizzle-kit's
     // `.desc()` (emitted as DESC NULLS LAST) would not.
-    index("items_category_latest_idx").on(t.categoryId, t.publishedAt, t.id),
+    // Visible items only (every list asks for status = 'normal'): answered by index-only scans.
+    index("items_category_latest_idx").on(t.categoryId, t.publishedAt, t.id).where(sql`${t.status} = 'normal'`),
+    // Most viewed per category (getsort filter=hot), visible items only.
+    index("items_category_hot_idx").on(t.categoryId, t.viewCount, t.id).where(sql`${t.status} = 'normal'`),
     index("items_kind_latest_idx").on(t.kind, t.publishedAt, t.id),
     index("items_site_kind_idx").on(t.sourceSite, t.kind),
     index("items_recommended_idx").on(t.publishedAt).where(sql`${t.recommended}`),

@@ -49,6 +49,32 @@ export const itemViews = pgTable(
 export const CHART_PERIODS = ["day", "week", "month", "quarter"] as const;
 export type ChartPeriod = (typeof CHART_PERIODS)[number];
 
+/**
+ * Running play counts of every item in the four rolling chart windows, kept current by the
+ * background rebuild: it adds the play events recorded since its watermark and moves the window
+ * edges (see modules/charts/tally-repo.ts), so a rebuild reads the events that changed, not all
+ * of them. `site`/`kind` are copied from the item so each chart is one index range.
+ */
+export const itemPlays = pgTable(
+  "item_plays",
+  {
+    itemId: itemRef().primaryKey(),
+    site: text("site").notNull(),
+    kind: text("kind", { enum: ITEM_KINDS }).notNull(),
+    day: integer("day").notNull().default(0),
+    week: integer("week").notNull().default(0),
+    month: integer("month").notNull().default(0),
+    quarter: integer("quarter").notNull().default(0),
+  },
+  (t) => [
+    // One per period: a chart's top N is the head of (site, kind, plays desc, item_id) (ties by id).
+    index("item_plays_day_idx").on(t.site, t.kind, t.day.desc(), t.itemId),
+    index("item_plays_week_idx").on(t.site, t.kind, t.week.desc(), t.itemId),
+    index("item_plays_month_idx").on(t.site, t.kind, t.month.desc(), t.itemId),
+    index("item_plays_quarter_idx").on(t.site, t.kind, t.quarter.desc(), t.itemId),
+  ],
+);
+
 /** Pre-aggregated charts, rebuilt in the background; requests only read this table. */
 export const chartEntries = pgTable(
   "chart_entries",

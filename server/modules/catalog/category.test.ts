@@ -57,6 +57,7 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, first.id));
     expect((await get("diyname=manyao")).json().data.list.map((i: { id: number }) => i.id)).not.toContain(first.id);
     await t.database.db.update(categories).set({ enabled: false }).where(eq(categories.diyname, "digao"));
+    t.app.services.categories.invalidate(); // as the back office does after an edit
     const after = (await get("diyname=chuanshao")).json().data;
     expect(after.list.every((i: { cidurl: string }) => i.cidurl !== "/sort/digao")).toBe(true);
   });
@@ -81,6 +82,37 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     const noName = await t.app.inject("/api/forntend/getsort");
     expect(noName.statusCode).toBe(400);
     expect(noName.json().msg).toBe("分类不存在");
+  });
+
+  it("pages a menu group in one order across its children, as one sort of all its items would", async () => {
+    // Equal publish times across children, so the id tie-break decides between categories too.
+    await t.database.db.execute(sql`update items set published_at = date_trunc('day', published_at)`);
+    for (const filter of ["new", "hot"] as const) {
+      const order = filter === "hot" ? "i.view_count desc, i.id desc" : "i.published_at desc, i.id desc";
+      const all = await queryRows<{ id: number }>(
+        t.database.db,
+        sql.raw(`select i.id from items i join categories c on c.id = i.category_id
+                  where i.status = 'normal' and c.enabled and c.parent_id = (select id from categories where diyname = 'chuanshao')
+                  order by ${order}`),
+      );
+      const paged: number[] = [];
+      for (let page = 1; page <= 4; page++) {
+        const { data } = (await get(`diyname=chuanshao&filter=${filter}&page=${page}`)).json();
+        paged.push(...data.list.map((i: { id: number }) => i.id));
+      }
+      expect(paged, filter).toEqual(all.slice(0, 40).map((r) => r.id));
+    }
+  });
+
+  it("reuses the categories until the back office invalidates them", async () => {
+    const name = async () => (await get("diyname=manyao")).json().data.categoryname;
+    const before = await name();
+    await t.database.db.update(categories).set({ name: "慢摇新名" }).where(eq(categories.diyname, "manyao"));
+    expect(await name()).toBe(before);
+    t.app.services.categories.invalidate();
+    expect(await name()).toBe("慢摇新名");
+    await t.database.db.update(categories).set({ name: before }).where(eq(categories.diyname, "manyao"));
+    t.app.services.categories.invalidate();
   });
 
   it("a page past the end is empty but keeps the total", async () => {

@@ -1,12 +1,16 @@
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import { categoryPageSchema, getSortQuerySchema } from "@contracts/category";
+import { chartSideSchema } from "@contracts/charts";
 import { navItemSchema } from "@contracts/navigation";
 import { musicInfoQuerySchema, musicInfoSchema } from "@contracts/suite";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { visitorId } from "../../http/visitor.js";
+import { jsonWith, reusedJson, sendJson } from "../../http/json-splice.js";
 import type { AppServices } from "../../services.js";
+
+const pageFields = categoryPageSchema.omit({ side: true });
+const envelopeFields = envelope(z.null()).omit({ data: true });
 
 export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -34,7 +38,9 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       },
     },
     async (request, reply) => {
-      return ok(await services.suites.musicInfo(request.query.id, visitorId(request, reply)));
+      const visitor = services.visitors.fromCookieHeader(request.headers.cookie, request.protocol === "https");
+      if (visitor.setCookie) reply.header("set-cookie", visitor.setCookie);
+      return ok(await services.suites.musicInfo(request.query.id, visitor.id, visitor.setCookie !== undefined));
     },
   );
 
@@ -48,6 +54,12 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
         response: { 200: envelope(categoryPageSchema) },
       },
     },
-    async (request) => ok(await services.categories.page(request.query)),
+    async (request, reply) => {
+      const { side, ...page } = await services.categories.page(request.query);
+      // `side` (~50 KB, cached by the charts service) is serialized once per cache fill.
+      const data = jsonWith(page, pageFields, { side: reusedJson(side, chartSideSchema) });
+      const { data: _, ...head } = ok(null);
+      return sendJson(reply, jsonWith(head, envelopeFields, { data }));
+    },
   );
 };

@@ -26,6 +26,13 @@ export interface SuiteRow {
   siteLogo: string | null;
 }
 
+/** One view of an item by a visitor on a (China) day. */
+export interface PendingView {
+  itemId: number;
+  visitorId: string;
+  day: string;
+}
+
 export function suiteRepo(db: AppDatabase) {
   return {
     /** A visible item with its category and source site; undefined when missing or hidden. */
@@ -45,16 +52,36 @@ export function suiteRepo(db: AppDatabase) {
       return row;
     },
 
-    /** Counts the view unless this visitor already viewed the item that day; true when counted. */
-    async recordView(itemId: number, visitorId: string, day: string): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+    /** Whether the visitor's view of the item on `day` is already stored. */
+    async hasView(view: PendingView): Promise<boolean> {
+      const rows = await queryRows<{ one: number }>(
         db,
-        sql`with fresh as (
-              insert into item_views (item_id, visitor_id, day) values (${itemId}, ${visitorId}, ${day})
-              on conflict do nothing returning item_id)
-            update items set view_count = view_count + 1 where id in (select item_id from fresh) returning id`,
+        sql`select 1 as one from item_views where item_id = ${view.itemId} and day = ${view.day} and visitor_id = ${view.visitorId}`,
       );
       return rows.length > 0;
+    },
+
+    /**
+     * Stores a batch of views in one statement: each (item, visitor, day) counts once, so a view
+     * already stored adds nothing; the counters grow by the rows actually inserted.
+     */
+    async recordViews(views: readonly PendingView[]): Promise<number> {
+      const [{ n }] = await queryRows<{ n: number }>(
+        db,
+        sql`with v as (
+              select * from json_to_recordset(${JSON.stringify(views)}::json) as x("itemId" int, "visitorId" text, day date)
+            ), fresh as (
+              insert into item_views (item_id, visitor_id, day)
+              select v."itemId", v."visitorId", v.day from v join items i on i.id = v."itemId"
+              on conflict do nothing returning item_id
+            ), bumped as (
+              update items i set view_count = i.view_count + f.n
+                from (select item_id, count(*)::int as n from fresh group by item_id) f
+               where i.id = f.item_id returning f.n
+            )
+            select coalesce(sum(n), 0)::int as n from bumped`,
+      );
+      return n;
     },
   };
 }

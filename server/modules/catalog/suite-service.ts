@@ -10,6 +10,7 @@ import {
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
 import { type SuiteRow, suiteRepo } from "./suite-repo.js";
+import { viewBuffer } from "./view-buffer.js";
 import { chinaDay } from "./visitors.js";
 
 export function toMusicInfo(row: SuiteRow): MusicInfo {
@@ -43,14 +44,27 @@ export function toMusicInfo(row: SuiteRow): MusicInfo {
 /** The suite detail page's data, counting a view once per visitor per (China) day. */
 export function suiteService(db: AppDatabase, now: () => Date = () => new Date()) {
   const repo = suiteRepo(db);
+  const views = viewBuffer(db);
   return {
-    async musicInfo(id: number, visitorId?: string): Promise<MusicInfo> {
+    /**
+     * `newVisitor`: the visitor id was just made (no cookie came), so it cannot have a stored
+     * view and the lookup is skipped. Views are written in batches (view-buffer.ts); the count
+     * shown includes the ones still waiting.
+     */
+    async musicInfo(id: number, visitorId?: string, newVisitor = false): Promise<MusicInfo> {
       const row = await repo.findVisible(id);
       if (!row) throw notFound(suiteMessages.missing);
       const info = toMusicInfo(row);
-      if (visitorId && (await repo.recordView(id, visitorId, chinaDay(now())))) info.views += 1;
+      if (visitorId) {
+        const view = { itemId: id, visitorId, day: chinaDay(now()) };
+        if (!views.has(view) && (newVisitor || !(await repo.hasView(view)))) views.add(view);
+      }
+      info.views += views.pendingFor(id);
       return info;
     },
+
+    /** Writes the views waiting in the buffer (at shutdown, and in tests). */
+    flushViews: () => views.flush(),
   };
 }
 

@@ -92,6 +92,29 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     expect((await tomorrow.musicInfo(mixId, "another_visitor_123456")).views).toBe(before + 2);
   });
 
+  it("writes views in batches: stored once per visitor per day, counters grow by what was stored", async () => {
+    const stored = async () => {
+      const [row] = await queryRows<{ views: number; rows: number }>(
+        t.database.db,
+        sql`select i.view_count as views, (select count(*)::int from item_views v where v.item_id = i.id) as rows from items i where i.id = ${mixId}`,
+      );
+      return row;
+    };
+    await t.app.services.suites.flushViews();
+    const start = await stored();
+    const shown = (await get(`id=${mixId}`)).json().data.views; // a new visitor: counted at once
+    expect(shown).toBe(start.views + 1);
+    await get(`id=${mixId}`, "vid=batch_visitor_1234567");
+    await get(`id=${mixId}`, "vid=batch_visitor_1234567"); // the same day again: nothing
+    expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
+    await t.app.services.suites.flushViews();
+    expect(await stored()).toEqual({ views: start.views + 2, rows: start.rows + 2 });
+    // Stored now: a later request of the same visitor that day still adds nothing.
+    expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
+    await t.app.services.suites.flushViews();
+    expect(await stored()).toEqual({ views: start.views + 2, rows: start.rows + 2 });
+  });
+
   it("answers 404 数据不存在 for a missing or hidden item, and changes nothing", async () => {
     const res = await get("id=99999999");
     expect(res.statusCode).toBe(404);
@@ -99,6 +122,7 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     const views = async () =>
       (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from item_views where item_id = ${timedMixId}`))[0].n;
     await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, timedMixId));
+    await t.app.services.suites.flushViews();
     const before = await views();
     expect((await get(`id=${timedMixId}`)).json().msg).toBe("数据不存在");
     expect(await views()).toBe(before);

@@ -24,7 +24,10 @@ export function visitorFromCookieHeader(cookieHeader: string | null | undefined,
   return { id, setCookie: attrs.join("; ") };
 }
 
+// Built once: constructing an Intl.DateTimeFormat costs far more than formatting with it.
+const CHINA_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" });
+
 /** The calendar day in China, where the site's audience is: "once per visitor per day". */
 export function chinaDay(at: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(at);
+  return CHINA_DAY.format(at);
 }

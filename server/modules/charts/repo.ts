@@ -1,8 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import type { ChartPeriod, ItemKind, PlayType } from "../../db/schema/index.js";
-import { chartEntries, items, playEvents } from "../../db/schema/index.js";
+import { chartEntries, itemPlays, items } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
+import { tallyRepo } from "./tally-repo.js";
 
 /** Key of the transaction-level advisory lock that lets one instance at a time rebuild ("charts"). */
 export const CHART_LOCK_KEY = 0x63686172_7473;
@@ -40,6 +41,7 @@ export interface ChartRow {
 
 /** SQL of the charts: one aggregation rebuilds every chart; readers only read `chart_entries`. */
 export function chartsRepo(db: AppDatabase) {
+  const tally = tallyRepo();
   const entries = (where: SQL) =>
     queryRows<ChartRow>(
       db,
@@ -55,60 +57,46 @@ export function chartsRepo(db: AppDatabase) {
     /**
      * Replaces every chart in one transaction (readers see the old charts until it commits).
      * Takes a transaction-level advisory lock first: if another instance holds it, nothing is
-     * done and `locked` is answered. One scan of the widest window counts all windows at once
-     * with FILTER; row_number() ranks each (site, kind, period) by plays desc, then item id asc,
-     * over the few candidates that can reach the top (see `floors`).
+     * done and `locked` is answered. The running counts (`item_plays`) are moved to `now`
+     * first (only changed events are read, see tally-repo.ts); each chart is then the head of
+     * one index range: plays desc, then item id asc.
      */
     async rebuild({ now, windows, top }: RebuildInput): Promise<RebuildOutcome> {
       if (windows.length === 0) throw new Error("chartsRepo.rebuild: no windows");
-      const widest = windows.reduce((a, w) => (w.since < a.since ? w : a));
-      const counts = sql.join(
-        windows.map((w, i) => sql`count(*) filter (where ${playEvents.playedAt} > ${w.since.toISOString()}::timestamptz)::int as ${sql.identifier(`c${i}`)}`),
-        sql`, `,
-      );
-      const perWindow = sql.join(
-        windows.map((w, i) => sql`(${w.period}::text, a.${sql.identifier(`c${i}`)}, ${`{${w.kinds.join(",")}}`}::text[])`),
-        sql`, `,
+      const charts = sql.join(
+        windows.map((w) => {
+          const col = sql.identifier(w.period);
+          return sql`select s.code as site, k.kind, ${w.period}::text as period, t.item_id, t.plays
+                       from source_sites s cross join unnest(${`{${w.kinds.join(",")}}`}::text[]) as k(kind)
+                       cross join lateral (
+                         select p.item_id, p.${col} as plays
+                           from ${itemPlays} p
+                           join ${items} i on i.id = p.item_id and i.status = 'normal'
+                                          and i.source_site = p.site and i.kind = p.kind
+                          where p.site = s.code and p.kind = k.kind and p.${col} > 0
+                          order by p.${col} desc nulls last, p.item_id
+                          limit ${top}) t`;
+        }),
+        sql` union all `,
       );
       return db.transaction(async (tx) => {
         const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${CHART_LOCK_KEY}::bigint) as locked`);
         if (!lock.locked) return { status: "locked" } as const;
-        // Room to hash and sort in memory; JIT compiling costs more than it saves here.
-        await tx.execute(sql`set local work_mem = '64MB'`);
         await tx.execute(sql`set local jit = off`);
+        await tally.advance(
+          tx,
+          now,
+          windows.map((w) => ({ column: w.period, lengthMs: now.getTime() - w.since.getTime() })),
+        );
         await tx.delete(chartEntries);
         const inserted = await queryRows<{ n: number }>(
           tx,
-          sql`with a as materialized (
-                select i.source_site as site, i.kind, c.*
-                  from (select ${playEvents.itemId} as item_id, ${counts}
-                          from ${playEvents}
-                         where ${playEvents.playedAt} > ${widest.since.toISOString()}::timestamptz
-                           and ${playEvents.playedAt} <= ${now.toISOString()}::timestamptz
-                         group by ${playEvents.itemId}) c
-                  join ${items} i on i.id = c.item_id and i.status = 'normal'
-              ), u as materialized (
-                select a.site, a.kind, w.period, a.item_id, w.plays
-                  from a cross join lateral (values ${perWindow}) as w(period, plays, kinds)
-                 where w.plays > 0 and a.kind = any(w.kinds)
-              ), floors as (
-                -- Per chart, the lowest play count that can still reach the top: ranking then sorts
-                -- only those candidates, not every (item, window) row (a full sort took seconds).
-                select site, kind, period, min(plays) as floor
-                  from (select h.*, sum(n) over (partition by site, kind, period order by plays desc) - n as above
-                          from (select site, kind, period, plays, count(*) as n
-                                  from u group by site, kind, period, plays) h) x
-                 where above < ${top}
-                 group by site, kind, period
-              ), ranked as (
-                select u.*, row_number() over (partition by u.site, u.kind, u.period
-                                               order by u.plays desc, u.item_id) as rn
-                  from u join floors f
-                    on f.site = u.site and f.kind = u.kind and f.period = u.period and u.plays >= f.floor
-              ), ins as (
+          sql`with c as (${charts}), ins as (
                 insert into ${chartEntries} (site, kind, period, rank, item_id, plays, computed_at)
-                select site, kind, period, rn, item_id, plays, ${now.toISOString()}::timestamptz
-                  from ranked where rn <= ${top}
+                select site, kind, period,
+                       row_number() over (partition by site, kind, period order by plays desc, item_id),
+                       item_id, plays, ${now.toISOString()}::timestamptz
+                  from c
                 returning 1
               )
               select count(*)::int as n from ins`,

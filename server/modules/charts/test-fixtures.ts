@@ -3,6 +3,7 @@ import { bulkInsert } from "../../db/bulk.js";
 import type { AppDatabase } from "../../db/open.js";
 import { items, playEvents, type ItemKind } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
+import { TALLY_KEY } from "./tally-repo.js";
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
@@ -15,7 +16,9 @@ let playback = 0;
 export function chartFixtures(db: AppDatabase) {
   return {
     async reset() {
-      await db.execute(sql`truncate play_events, chart_entries, items cascade`);
+      await db.execute(sql`truncate play_events, chart_entries, item_plays, items cascade`);
+      // The running counts start over with the events (see tally-repo.ts).
+      await db.execute(sql`delete from app_settings where key = ${TALLY_KEY}`);
     },
 
     async item(site: string, kind: ItemKind, title: string, extra: Partial<typeof items.$inferInsert> = {}): Promise<number> {

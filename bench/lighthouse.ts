@@ -1,0 +1,131 @@
+/**
+ * Lighthouse on the public pages (issue 3 budget: performance >= 0.9, CLS < 0.05, initial JS
+ * <= 250 KB gzip), mobile preset, Debian's /usr/bin/chromium headless:
+ *
+ *   npx react-router build        # the production build is what is measured
+ *   DATA_DIR=/work/benchdata/pglite npx tsx bench/lighthouse.ts [--runs 1]
+ *   npx tsx bench/lighthouse.ts --url http://127.0.0.1:3000   # a server that is already running
+ *
+ * Without --url it starts bench/serve.ts --web (the real app on the seeded benchmark database,
+ * see bench/api.ts). Lighthouse 12 is fetched on demand with `npx --yes lighthouse@12` (a
+ * benchmark-only tool: not a dependency, so the test install stays small).
+ * Initial JS = the scripts and module preloads in the server-rendered HTML, each gzipped here
+ * (level 9, as a CDN would), summed.
+ */
+import { execFile, fork } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import type { BenchTarget } from "./serve.js";
+
+const run = promisify(execFile);
+const { values } = parseArgs({
+  options: {
+    url: { type: "string" },
+    runs: { type: "string", default: "1" },
+    suites: { type: "string", default: "100000" },
+    plays: { type: "string", default: "1000000" },
+  },
+});
+
+async function startServer(): Promise<{ base: string; target?: BenchTarget; stop(): void }> {
+  if (values.url) return { base: values.url.replace(/\/$/, ""), stop() {} };
+  const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), ["--web", "--suites", values.suites, "--plays", values.plays], {
+    execArgv: ["--import", "tsx"],
+    // As `npm run serve` does: React and other libraries pick their production builds by it.
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: "inherit",
+  });
+  const target = await new Promise<BenchTarget>((resolve, reject) => {
+    server.once("message", (m) => resolve(m as BenchTarget));
+    server.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  return { base: `http://127.0.0.1:${target.port}`, target, stop: () => server.kill("SIGTERM") };
+}
+
+/** The initial JavaScript of a page: its script tags and module preloads, gzipped. */
+async function initialJs(url: string): Promise<{ files: number; gzipKB: number }> {
+  const html = await (await fetch(url)).text();
+  const srcs = new Set<string>();
+  for (const m of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+)"/g)) srcs.add(m[1]);
+  for (const m of html.matchAll(/import\(?\s*["']([^"']+\.js)["']/g)) srcs.add(m[1]);
+  let bytes = 0;
+  for (const src of srcs) {
+    const body = Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer());
+    bytes += gzipSync(body, { level: 9 }).length;
+  }
+  return { files: srcs.size, gzipKB: Math.round(bytes / 102.4) / 10 };
+}
+
+/** Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): try again. */
+async function lighthouse(url: string, dir: string, attempts = 3): Promise<Awaited<ReturnType<typeof lighthouseOnce>>> {
+  try {
+    return await lighthouseOnce(url, dir);
+  } catch (err) {
+    if (attempts <= 1) throw err;
+    console.warn(`lighthouse failed on ${url}, retrying: ${String(err).split("\n").at(-1)}`);
+    return lighthouse(url, dir, attempts - 1);
+  }
+}
+
+async function lighthouseOnce(url: string, dir: string) {
+  const out = path.join(dir, `lh-${Date.now()}.json`);
+  const flags = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
+  await run(
+    "npx",
+    ["--yes", "lighthouse@12", url, "--quiet", "--only-categories=performance", "--output=json", `--output-path=${out}`, `--chrome-flags=${flags}`],
+    { env: { ...process.env, CHROME_PATH: "/usr/bin/chromium" }, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const report = JSON.parse(await readFile(out, "utf8"));
+  const audit = (id: string) => report.audits[id]?.numericValue as number;
+  return {
+    score: report.categories.performance.score as number,
+    cls: audit("cumulative-layout-shift"),
+    fcp: audit("first-contentful-paint"),
+    lcp: audit("largest-contentful-paint"),
+    tbt: audit("total-blocking-time"),
+    si: audit("speed-index"),
+  };
+}
+
+const server = await startServer();
+const dir = await mkdtemp(path.join(os.tmpdir(), "lighthouse-"));
+try {
+  const category = server.target?.categories.find((c) => c.diyname === "manyao")?.diyname ?? "manyao";
+  const id = server.target?.ids[0] ?? 1;
+  const pages = [
+    ["home", "/"],
+    ["category", `/sort/${category}`],
+    ["detail", `/sutie/${id}.html`],
+  ];
+  const rows: Record<string, string | number>[] = [];
+  for (const [name, p] of pages) {
+    const url = server.base + p;
+    const js = await initialJs(url);
+    for (let i = 0; i < 10; i++) await (await fetch(url)).text(); // a running site is warm (JIT, caches)
+    for (let i = 0; i < Number(values.runs); i++) {
+      const load = os.loadavg()[0].toFixed(2);
+      const r = await lighthouse(url, dir);
+      rows.push({
+        page: `${name} ${p}`,
+        score: r.score,
+        CLS: r.cls.toFixed(3),
+        "FCP ms": Math.round(r.fcp),
+        "LCP ms": Math.round(r.lcp),
+        "TBT ms": Math.round(r.tbt),
+        "SI ms": Math.round(r.si),
+        "JS files": js.files,
+        "JS KB gz": js.gzipKB,
+        load,
+      });
+    }
+  }
+  console.table(rows);
+  console.log(`Lighthouse 12, mobile preset (simulated throttling), ${server.base}; load = 1-min load average before the run (${os.cpus().length} cores)`);
+} finally {
+  server.stop();
+  await rm(dir, { recursive: true, force: true });
+}

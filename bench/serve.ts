@@ -1,0 +1,86 @@
+/**
+ * The benchmarked server: the real app (buildApp, production mode, logger off) on a seeded
+ * database, in a process of its own so the load generator does not share its CPU.
+ *
+ *   npx tsx bench/serve.ts [--suites 100000] [--plays 1000000] [--web] [--port 0]
+ *
+ * Run it with NODE_ENV=production (bench/api.ts and bench/lighthouse.ts do): React's server
+ * renderer, loaded by Node from node_modules, picks its development build otherwise.
+ *
+ * Database: DATABASE_URL (PostgreSQL) when set, else PGlite under DATA_DIR (required). The seed
+ * resumes, so a database seeded before is reused as it is (keep DATA_DIR, or the PostgreSQL
+ * database, between runs). Charts are rebuilt once before listening, as at start-up.
+ * When listening it prints one line `READY {json}` with the port and sample paths, or sends
+ * the same object over IPC when started by bench/api.ts or bench/lighthouse.ts.
+ */
+import { sql } from "drizzle-orm";
+import { parseArgs } from "node:util";
+import { buildApp } from "../server/app.js";
+import { loadConfig } from "../server/config.js";
+import { openDatabase } from "../server/db/open.js";
+import { seedDemoCatalogue } from "../server/db/seed/index.js";
+import { queryRows } from "../server/db/sql.js";
+import { chartsService } from "../server/modules/charts/service.js";
+import { prepareDemoMedia } from "../server/modules/media/prepare-demo-media.js";
+
+export interface BenchTarget {
+  port: number;
+  engine: string;
+  /** Enabled categories with visible items: diyname and number of pages (10 a page). */
+  categories: { diyname: string; pages: number }[];
+  /** Ids of visible items. */
+  ids: number[];
+  seedMs: number;
+}
+
+const { values } = parseArgs({
+  options: {
+    suites: { type: "string", default: "100000" },
+    plays: { type: "string", default: "1000000" },
+    web: { type: "boolean", default: false },
+    port: { type: "string", default: "0" },
+  },
+});
+
+if (process.env.NODE_ENV !== "production") console.warn("bench/serve.ts: NODE_ENV is not production; React renders in development mode");
+const config = { ...loadConfig({ ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent" }), port: Number(values.port) };
+if (!config.databaseUrl && !process.env.DATA_DIR) throw new Error("set DATABASE_URL or DATA_DIR (the seeded database is kept there)");
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const t0 = performance.now();
+const media = await prepareDemoMedia(config.dataDir);
+await seedDemoCatalogue(database, { media, suites: Number(values.suites), plays: Number(values.plays) });
+const seedMs = Math.round(performance.now() - t0);
+await chartsService(database.db).rebuildCharts();
+
+const categories = await queryRows<{ diyname: string; pages: number }>(
+  database.db,
+  sql`select c.diyname, ceil(count(i.id) / 10.0)::int as pages
+        from categories c join items i on i.status = 'normal'
+         and i.category_id in (select id from categories x where x.id = c.id or (x.parent_id = c.id and x.enabled))
+       where c.enabled group by c.diyname order by c.diyname`,
+);
+const ids = (
+  await queryRows<{ id: number }>(database.db, sql`select id from items where status = 'normal' order by random() limit 5000`)
+).map((r) => r.id);
+
+const app = await buildApp({ config, database, logger: false, web: values.web });
+await app.listen({ host: "127.0.0.1", port: config.port });
+const address = app.server.address();
+const target: BenchTarget = {
+  port: typeof address === "object" && address ? address.port : config.port,
+  engine: database.engine,
+  categories,
+  ids,
+  seedMs,
+};
+if (process.send) process.send(target);
+else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 10) })}`);
+
+const stop = async () => {
+  await app.close();
+  await database.close();
+  process.exit(0);
+};
+process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop());
+process.on("disconnect", () => void stop());

@@ -1,0 +1,82 @@
+import type { AppDatabase } from "../../db/open.js";
+import { type PendingView, suiteRepo } from "./suite-repo.js";
+
+/** Views are written in batches this often (and when MAX_PENDING are waiting). */
+export const VIEW_FLUSH_MS = 1_000;
+const MAX_PENDING = 500;
+
+export interface ViewBuffer {
+  /** Whether (item, visitor, day) is waiting to be written. */
+  has(view: PendingView): boolean;
+  /** Views of the item waiting to be written (shown on top of the stored count). */
+  pendingFor(itemId: number): number;
+  add(view: PendingView): void;
+  /** Writes what is waiting; resolves when written. */
+  flush(): Promise<void>;
+}
+
+/**
+ * A page view used to be one write transaction per request (insert the dedupe row, bump the
+ * counter): a commit per request, and for clients without the visitor cookie (crawlers, load
+ * tests) every request is a new visitor. Views are now queued and written together, deduped
+ * by item_views' primary key as before; a failed batch is kept for the next try.
+ * One buffer per database, shared by every service instance of the process.
+ */
+function createViewBuffer(db: AppDatabase): ViewBuffer {
+  const repo = suiteRepo(db);
+  let pending = new Map<string, PendingView>();
+  const perItem = new Map<number, number>();
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  const keyOf = (v: PendingView) => `${v.itemId}|${v.day}|${v.visitorId}`;
+
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    writing = writing.then(async () => {
+      if (pending.size === 0) return;
+      const batch = pending;
+      pending = new Map();
+      try {
+        await repo.recordViews([...batch.values()]);
+        for (const v of batch.values()) {
+          const n = (perItem.get(v.itemId) ?? 1) - 1;
+          if (n > 0) perItem.set(v.itemId, n);
+          else perItem.delete(v.itemId);
+        }
+      } catch (err) {
+        for (const [k, v] of batch) pending.set(k, v);
+        schedule();
+        throw err;
+      }
+    });
+    return writing;
+  };
+  const schedule = () => {
+    if (timer) return;
+    timer = setTimeout(() => void flush().catch(() => undefined), VIEW_FLUSH_MS);
+    timer.unref();
+  };
+
+  return {
+    has: (v) => pending.has(keyOf(v)),
+    pendingFor: (itemId) => perItem.get(itemId) ?? 0,
+    add(v) {
+      const key = keyOf(v);
+      if (pending.has(key)) return;
+      pending.set(key, v);
+      perItem.set(v.itemId, (perItem.get(v.itemId) ?? 0) + 1);
+      if (pending.size >= MAX_PENDING) void flush().catch(() => undefined);
+      else schedule();
+    },
+    flush,
+  };
+}
+
+const buffers = new WeakMap<AppDatabase, ViewBuffer>();
+
+export function viewBuffer(db: AppDatabase): ViewBuffer {
+  let buffer = buffers.get(db);
+  if (!buffer) buffers.set(db, (buffer = createViewBuffer(db)));
+  return buffer;
+}
