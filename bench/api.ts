@@ -24,6 +24,8 @@ const { values } = parseArgs({
     suites: { type: "string", default: "100000" },
     plays: { type: "string", default: "1000000" },
     only: { type: "string" },
+    // What a browser sends; "identity" measures uncompressed answers.
+    encoding: { type: "string", default: "gzip, deflate, br" },
   },
 });
 
@@ -67,6 +69,7 @@ function run(path: () => string, duration: number) {
     url: base,
     connections: Number(values.connections),
     duration,
+    headers: { "accept-encoding": values.encoding },
     requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }],
   });
 }

@@ -1,4 +1,5 @@
 import type { AppDatabase, DbLogger } from "./db/open.js";
+import { categoryAnswers } from "./modules/catalog/category-answers.js";
 import { categoryService } from "./modules/catalog/category-service.js";
 import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
@@ -16,11 +17,21 @@ import { sessionService } from "./modules/accounts/session-service.js";
  */
 export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) {
   const charts = chartsService(db);
+  const categories = categoryService(db, charts);
+  const categoryPageAnswers = categoryAnswers(categories);
   return {
     search: searchService([localProvider(db)], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
     }),
-    categories: categoryService(db, charts),
+    categories: {
+      ...categories,
+      /** After a back-office edit: the categories and the cached page answers both go. */
+      invalidate() {
+        categories.invalidate();
+        categoryPageAnswers.invalidate();
+      },
+    },
+    categoryAnswers: categoryPageAnswers,
     charts,
     home: homeService(db, charts),
     navigation: navigationService(db),

@@ -1,4 +1,3 @@
-import type { FastifyReply } from "fastify";
 import type { z } from "zod";
 
 const encoded = new WeakMap<object, string>();
@@ -22,9 +21,4 @@ export function jsonWith(fields: object, schema: z.ZodType, members: Record<stri
   const head = JSON.stringify(schema.encode(fields));
   const tail = Object.entries(members).map(([k, v]) => `${JSON.stringify(k)}:${v}`);
   return head.length > 2 ? `${head.slice(0, -1)},${tail.join(",")}}` : `{${tail.join(",")}}`;
-}
-
-/** Sends a JSON string as is (Fastify does not serialize a string payload again). */
-export function sendJson(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type("application/json; charset=utf-8").send(json);
 }

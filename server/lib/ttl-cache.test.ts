@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ttlCache } from "./ttl-cache.js";
+import { keyedTtlCache, ttlCache } from "./ttl-cache.js";
 
 describe("ttlCache", () => {
   it("loads once per ttl, shares a pending load, and forgets on invalidate", async () => {
@@ -24,5 +24,30 @@ describe("ttlCache", () => {
     await expect(cache.get()).rejects.toThrow("down");
     fail = false;
     expect(await cache.get()).toBe("up");
+  });
+});
+
+describe("keyedTtlCache", () => {
+  it("keeps one value per key for the ttl, drops the oldest past maxEntries, and not failures", async () => {
+    let clock = 0;
+    const loads: string[] = [];
+    const cache = keyedTtlCache(
+      async (key) => {
+        loads.push(key);
+        if (key === "bad") throw new Error("no");
+        return `${key}${loads.length}`;
+      },
+      { ttlMs: 100, maxEntries: 2 },
+      () => clock,
+    );
+    expect(await Promise.all([cache.get("a"), cache.get("a"), cache.get("b")])).toEqual(["a1", "a1", "b2"]);
+    await cache.get("c"); // evicts a
+    expect(await cache.get("b")).toBe("b2");
+    expect(await cache.get("a")).toBe("a4");
+    clock = 101;
+    expect(await cache.get("a")).toBe("a5");
+    await expect(cache.get("bad")).rejects.toThrow("no");
+    await expect(cache.get("bad")).rejects.toThrow("no");
+    expect(loads.filter((k) => k === "bad")).toHaveLength(2);
   });
 });

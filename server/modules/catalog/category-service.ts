@@ -69,3 +69,4 @@ export function categoryService(db: AppDatabase, charts: Pick<ChartsService, "ch
     },
   };
 }
+export type CategoryService = ReturnType<typeof categoryService>;

@@ -55,6 +55,7 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     expect(group.total).toBe(await count("c.parent_id = (select id from categories where diyname = 'chuanshao')"));
     const [first] = (await get("diyname=manyao")).json().data.list;
     await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, first.id));
+    t.app.services.categories.invalidate(); // as the back office does after an edit
     expect((await get("diyname=manyao")).json().data.list.map((i: { id: number }) => i.id)).not.toContain(first.id);
     await t.database.db.update(categories).set({ enabled: false }).where(eq(categories.diyname, "digao"));
     t.app.services.categories.invalidate(); // as the back office does after an edit
@@ -87,6 +88,7 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
   it("pages a menu group in one order across its children, as one sort of all its items would", async () => {
     // Equal publish times across children, so the id tie-break decides between categories too.
     await t.database.db.execute(sql`update items set published_at = date_trunc('day', published_at)`);
+    t.app.services.categories.invalidate();
     for (const filter of ["new", "hot"] as const) {
       const order = filter === "hot" ? "i.view_count desc, i.id desc" : "i.published_at desc, i.id desc";
       const all = await queryRows<{ id: number }>(

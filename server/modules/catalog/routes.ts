@@ -1,16 +1,12 @@
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import { categoryPageSchema, getSortQuerySchema } from "@contracts/category";
-import { chartSideSchema } from "@contracts/charts";
 import { navItemSchema } from "@contracts/navigation";
 import { musicInfoQuerySchema, musicInfoSchema } from "@contracts/suite";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { jsonWith, reusedJson, sendJson } from "../../http/json-splice.js";
+import { sendShared } from "../../http/shared-answer.js";
 import type { AppServices } from "../../services.js";
-
-const pageFields = categoryPageSchema.omit({ side: true });
-const envelopeFields = envelope(z.null()).omit({ data: true });
 
 export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -55,11 +51,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       },
     },
     async (request, reply) => {
-      const { side, ...page } = await services.categories.page(request.query);
-      // `side` (~50 KB, cached by the charts service) is serialized once per cache fill.
-      const data = jsonWith(page, pageFields, { side: reusedJson(side, chartSideSchema) });
-      const { data: _, ...head } = ok(null);
-      return sendJson(reply, jsonWith(head, envelopeFields, { data }));
+      return sendShared(request, reply, await services.categoryAnswers.get(request.query));
     },
   );
 };

@@ -1,11 +1,9 @@
-import { homeDataSchema, homeResponseSchema } from "@contracts/home";
+import { homeResponseSchema } from "@contracts/home";
 import { ok } from "@contracts/envelope";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { jsonWith, reusedJson, sendJson } from "../../http/json-splice.js";
+import { answerFor, sendShared } from "../../http/shared-answer.js";
 import type { AppServices } from "../../services.js";
-
-const envelopeFields = homeResponseSchema.omit({ data: true });
 
 export const homeRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -17,11 +15,14 @@ export const homeRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
         response: { 200: homeResponseSchema },
       },
     },
-    async (_request, reply) => {
-      const { data, ...seo } = await services.home.page();
-      // The cached home data is serialized once per cache fill, not per request.
-      const { data: _, ...envelope } = ok(null);
-      return sendJson(reply, jsonWith({ ...envelope, ...seo }, envelopeFields, { data: reusedJson(data, homeDataSchema) }));
+    async (request, reply) => {
+      const page = await services.home.page();
+      // Checked, serialized and compressed once per fill of the home service's cache.
+      const answer = answerFor(page, () => {
+        const { data, ...seo } = page;
+        return JSON.stringify(homeResponseSchema.encode({ ...ok(data), ...seo }));
+      });
+      return sendShared(request, reply, answer);
     },
   );
 };

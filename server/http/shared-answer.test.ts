@@ -1,0 +1,52 @@
+import Fastify from "fastify";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { answerFor, pickEncoding, SharedAnswer, sendShared } from "./shared-answer.js";
+
+describe("shared answers", () => {
+  const big = new SharedAnswer(JSON.stringify({ code: 1, list: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `夜曲 ${i}` })) }));
+  const small = new SharedAnswer('{"code":1}');
+  const app = Fastify();
+  app.get("/big", (request, reply) => sendShared(request, reply, big));
+  app.get("/small", (request, reply) => sendShared(request, reply, small));
+  afterAll(() => app.close());
+
+  it("picks br, then gzip, and honours q=0", () => {
+    expect(pickEncoding("gzip, deflate, br")).toBe("br");
+    expect(pickEncoding("gzip;q=1.0, br;q=0")).toBe("gzip");
+    expect(pickEncoding("*")).toBe("gzip");
+    expect(pickEncoding("identity")).toBeNull();
+    expect(pickEncoding(undefined)).toBeNull();
+  });
+
+  it("sends the same JSON compressed as asked, with an ETag and Vary", async () => {
+    const plain = await app.inject({ url: "/big" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(plain.headers.vary).toContain("accept-encoding");
+    const br = await app.inject({ url: "/big", headers: { "accept-encoding": "gzip, br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    const gz = await app.inject({ url: "/big", headers: { "accept-encoding": "gzip" } });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    // A small answer is not worth compressing.
+    expect((await app.inject({ url: "/small", headers: { "accept-encoding": "br" } })).headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("answers 304 to a client that has it", async () => {
+    const first = await app.inject({ url: "/big" });
+    const again = await app.inject({ url: "/big", headers: { "if-none-match": String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+  });
+
+  it("makes one answer per cached object", () => {
+    const value = { a: 1 };
+    let calls = 0;
+    const make = () => (calls++, JSON.stringify(value));
+    expect(answerFor(value, make)).toBe(answerFor(value, make));
+    expect(calls).toBe(1);
+    expect(answerFor({ a: 1 }, make)).not.toBe(answerFor(value, make));
+  });
+});
