@@ -67,6 +67,7 @@ describe("suite detail page", () => {
     await page.getByRole("dialog").getByRole("tab", { name: "登录" }).waitFor();
     await page.screenshot({ path: path.join(SCREENS, "suite-detail-login.png") });
     await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
     await page.screenshot({ path: path.join(SCREENS, "suite-detail.png"), fullPage: true });
     expect(problems.filter((p) => !p.includes("Failed to load resource"))).toEqual([]);
     await page.close();
