@@ -9,6 +9,7 @@ import {
 } from "@contracts/suite";
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
+import { keyedTtlCache } from "../../lib/ttl-cache.js";
 import { type SuiteRow, suiteRepo } from "./suite-repo.js";
 import { viewBuffer } from "./view-buffer.js";
 import { chinaDay } from "./visitors.js";
@@ -42,9 +43,28 @@ export function toMusicInfo(row: SuiteRow): MusicInfo {
 }
 
 /** The suite detail page's data, counting a view once per visitor per (China) day. */
+/**
+ * A suite's data is read at most once per SUITE_INFO_TTL_MS (at most SUITE_INFO_MAX kept), so a
+ * popular suite's page costs no query but the returning visitor's view check. Its view count
+ * stays exact meanwhile: the row's count, plus the views this process added since the row was
+ * read that the row cannot hold (the batched writes of view-buffer.ts).
+ */
+export const SUITE_INFO_TTL_MS = 5_000;
+const SUITE_INFO_MAX = 5_000;
+
 export function suiteService(db: AppDatabase, now: () => Date = () => new Date()) {
   const repo = suiteRepo(db);
   const views = viewBuffer(db);
+  const infos = keyedTtlCache(
+    async (key) => {
+      const id = Number(key);
+      // Views added before the read and already written are in the row's count.
+      const writtenBeforeRead = views.addedFor(id) - views.pendingFor(id);
+      const row = await repo.findVisible(id);
+      return row ? { info: toMusicInfo(row), writtenBeforeRead } : undefined;
+    },
+    { ttlMs: SUITE_INFO_TTL_MS, maxEntries: SUITE_INFO_MAX },
+  );
   return {
     /**
      * `newVisitor`: the visitor id was just made (no cookie came), so it cannot have a stored
@@ -52,16 +72,18 @@ export function suiteService(db: AppDatabase, now: () => Date = () => new Date()
      * shown includes the ones still waiting.
      */
     async musicInfo(id: number, visitorId?: string, newVisitor = false): Promise<MusicInfo> {
-      const row = await repo.findVisible(id);
-      if (!row) throw notFound(suiteMessages.missing);
-      const info = toMusicInfo(row);
+      const cached = await infos.get(String(id));
+      if (!cached) throw notFound(suiteMessages.missing);
       if (visitorId) {
         const view = { itemId: id, visitorId, day: chinaDay(now()) };
         if (!views.has(view) && (newVisitor || !(await repo.hasView(view)))) views.add(view);
       }
-      info.views += views.pendingFor(id);
-      return info;
+      const { info, writtenBeforeRead } = cached;
+      return { ...info, views: info.views + views.addedFor(id) - writtenBeforeRead };
     },
+
+    /** After a back-office edit of items. */
+    invalidate: () => infos.invalidate(),
 
     /** Writes the views waiting in the buffer (at shutdown, and in tests). */
     flushViews: () => views.flush(),

@@ -10,6 +10,8 @@ export interface ViewBuffer {
   has(view: PendingView): boolean;
   /** Views of the item waiting to be written (shown on top of the stored count). */
   pendingFor(itemId: number): number;
+  /** Views of the item added in this process so far, written or not (never goes down). */
+  addedFor(itemId: number): number;
   add(view: PendingView): void;
   /** Writes what is waiting; resolves when written. */
   flush(): Promise<void>;
@@ -26,6 +28,7 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
   const repo = suiteRepo(db);
   let pending = new Map<string, PendingView>();
   const perItem = new Map<number, number>();
+  const addedPerItem = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   const keyOf = (v: PendingView) => `${v.itemId}|${v.day}|${v.visitorId}`;
@@ -61,11 +64,13 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
   return {
     has: (v) => pending.has(keyOf(v)),
     pendingFor: (itemId) => perItem.get(itemId) ?? 0,
+    addedFor: (itemId) => addedPerItem.get(itemId) ?? 0,
     add(v) {
       const key = keyOf(v);
       if (pending.has(key)) return;
       pending.set(key, v);
       perItem.set(v.itemId, (perItem.get(v.itemId) ?? 0) + 1);
+      addedPerItem.set(v.itemId, (addedPerItem.get(v.itemId) ?? 0) + 1);
       if (pending.size >= MAX_PENDING) void flush().catch(() => undefined);
       else schedule();
     },
