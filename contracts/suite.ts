@@ -75,4 +75,3 @@ export type MusicInfo = z.infer<typeof musicInfoSchema>;
 
 /** Defined beside the player's texts (schema-free, so browser code can import them too). */
 export { DEFAULT_ARTIST, DEFAULT_COVER } from "./player-texts";
-export const suitePath = (id: number) => `/sutie/${id}.html`;

@@ -1,6 +1,6 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { DEFAULT_ARTIST, DEFAULT_COVER } from "@contracts/player-texts";
-import { suitePath } from "@contracts/suite";
+import { categoryPath, suitePath } from "@contracts/paths";
 import { sql } from "drizzle-orm";
 
 /** An item row with its source site and category, as every list query selects it. */
@@ -45,7 +45,7 @@ export function toCatalogueItem(row: CatalogueItemRow): CatalogueItem {
     website: row.site_name ?? row.source_site,
     websitelogo: row.site_logo ?? "",
     category: row.category_name ?? "",
-    cidurl: row.category_diyname ? `/sort/${row.category_diyname}` : "",
+    cidurl: row.category_diyname ? categoryPath(row.category_diyname) : "",
     time: row.published,
     weburl: row.weburl ?? "",
     url: suitePath(row.id),

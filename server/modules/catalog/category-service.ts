@@ -1,4 +1,5 @@
 import { CATEGORY_PAGE_SIZE, type CategoryPage, categoryMessages, type GetSortQuery } from "@contracts/category";
+import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
 import type { ChartsService } from "../charts/service.js";
@@ -52,7 +53,7 @@ export function categoryService(db: AppDatabase, charts: Pick<ChartsService, "ch
         keywords: category.seoKeywords,
         description: category.seoDescription,
         categoryname: category.name,
-        cidurl: `/sort/${category.diyname}`,
+        cidurl: categoryPath(category.diyname),
         model_id: category.modelId,
         list: rows.map(toCatalogueItem),
         total,

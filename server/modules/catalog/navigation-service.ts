@@ -1,12 +1,11 @@
 import { HOME_NAV_ITEM, type NavItem } from "@contracts/navigation";
+import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { ttlCache } from "../../lib/ttl-cache.js";
 import { type NavCategoryRow, navigationRepo } from "./navigation-repo.js";
 
 /** Categories change only through the back office; a short cache spares every page a query. */
 export const NAV_CACHE_MS = 60_000;
-
-const categoryPath = (diyname: string) => `/sort/${diyname}`;
 
 /** 首页, then each top-level category with its enabled children as a submenu. */
 export function buildTopNav(rows: readonly NavCategoryRow[]): NavItem[] {

@@ -5,8 +5,8 @@ import {
   type MusicInfo,
   sortDjList,
   suiteMessages,
-  suitePath,
 } from "@contracts/suite";
+import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
 import { keyedTtlCache } from "../../lib/ttl-cache.js";
@@ -26,7 +26,7 @@ export function toMusicInfo(row: SuiteRow): MusicInfo {
     playtype: row.playtype,
     kind: row.kind,
     channel: row.categoryDiyname
-      ? { name: row.categoryName ?? "", url: `/sort/${row.categoryDiyname}` }
+      ? { name: row.categoryName ?? "", url: categoryPath(row.categoryDiyname) }
       : { name: "", url: "/" },
     website: { code: row.siteCode, name: row.siteName, logo: row.siteLogo },
     vipdown: row.vipdown,

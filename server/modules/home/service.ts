@@ -1,6 +1,7 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { type CategoryLatest, HOME_LIMITS, type HomeData } from "@contracts/home";
 import { SITE_DESCRIPTION, SITE_KEYWORDS, SITE_NAME } from "@contracts/site";
+import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { ttlCache } from "../../lib/ttl-cache.js";
 import { toCatalogueItem } from "../catalog/catalogue-item.js";
@@ -21,7 +22,6 @@ export interface HomePage {
 }
 
 const ALL_SITES = { code: "", name: "全部" };
-const categoryPath = (diyname: string) => `/sort/${diyname}`;
 
 /** Newest first, as the lists' SQL orders them; id breaks ties (published is in whole seconds). */
 const newestFirst = (a: CatalogueItem, b: CatalogueItem) => b.time - a.time || Number(b.id) - Number(a.id);

@@ -1,4 +1,4 @@
-import { suitePath } from "@contracts/suite";
+import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { seoRepo } from "./repo.js";
 
@@ -48,7 +48,7 @@ export function seoService(db: AppDatabase, publicUrl: string) {
 
     async pages(): Promise<string> {
       const categories = await repo.categoryEntries();
-      return urlset([{ loc: abs("/") }, ...categories.map((c) => ({ loc: abs(`/sort/${c.diyname}`), lastmod: c.lastmod }))]);
+      return urlset([{ loc: abs("/") }, ...categories.map((c) => ({ loc: abs(categoryPath(c.diyname)), lastmod: c.lastmod }))]);
     },
 
     /** Items with ids in the n-th block of 50,000; null when n is past the last block. */
