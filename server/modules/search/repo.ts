@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { queryRows } from "../../db/sql.js";
-import type { CatalogueItemRow } from "../catalog/catalogue-item.js";
+import { type CatalogueItemRow, catalogueItemColumns, catalogueItemJoins } from "../catalog/catalogue-item.js";
 
 export interface CatalogueSearch {
   /** `likePattern(keyword)`: answered by the trigram GIN index on items.search_text. */
@@ -60,14 +60,10 @@ export function searchRepo(db: AppDatabase) {
           order by tier, len, view_count desc, id desc
           limit ${q.limit} offset ${q.offset}
         )
-        select i.id, i.title, i.artist, i.cover, i.play_url, i.playtype, i.kind, i.source_site,
-          s.name as site_name, s.logo as site_logo, c.name as category_name, c.diyname as category_diyname,
-          extract(epoch from i.published_at)::int as published, i.weburl, i.vipdown, i.price, i.view_count,
-          (select count(*) from hits)::int as total
+        select ${catalogueItemColumns}, (select count(*) from hits)::int as total
         from page p
         join items i on i.id = p.id
-        left join source_sites s on s.code = i.source_site
-        left join categories c on c.id = i.category_id
+        ${catalogueItemJoins}
         order by p.tier, p.len, p.view_count desc, p.id desc`,
       );
       if (rows.length > 0) return { rows, total: rows[0].total };
