@@ -1,11 +1,12 @@
 import type { SearchChannel } from "@contracts/home";
+import { SEARCH_KEYWORD_MAX, searchMessages } from "@contracts/search-texts";
 import { useRef, useState } from "react";
 import { Link } from "react-router";
 import { useSiteMessage } from "../feedback";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
 import styles from "./home.module.css";
-import { type HomeSearch, type HomeSearchResult, SEARCH_TEXTS, searchCatalogue } from "./search-api";
+import { type HomeSearch, type HomeSearchResult, searchCatalogue } from "./search-api";
 
 const TYPES = [
   { code: "mp3", name: "音频" },
@@ -33,7 +34,7 @@ export function SearchPanel({ channels }: { channels: SearchChannel[] }) {
       const data = await searchCatalogue(query);
       if (ticket === latest.current) setResult({ query, data });
     } catch (err) {
-      if (ticket === latest.current) message.error((err as Error).message || SEARCH_TEXTS.failed);
+      if (ticket === latest.current) message.error((err as Error).message || searchMessages.searchFailed);
     } finally {
       if (ticket === latest.current) setLoading(false);
     }
@@ -43,7 +44,7 @@ export function SearchPanel({ channels }: { channels: SearchChannel[] }) {
     event.preventDefault();
     const trimmed = keyword.trim();
     if (!trimmed) {
-      message.warning(SEARCH_TEXTS.blank);
+      message.warning(searchMessages.keywordRequired);
       return;
     }
     void run({ keyword: trimmed, channel, type, page: 1 });
@@ -67,7 +68,7 @@ export function SearchPanel({ channels }: { channels: SearchChannel[] }) {
           onChange={(e) => setKeyword(e.target.value)}
           placeholder="搜索DJ串烧、单曲、歌手，支持拼音和首字母"
           aria-label="搜索关键词"
-          maxLength={50}
+          maxLength={SEARCH_KEYWORD_MAX}
           enterKeyHint="search"
         />
         <div className={styles.types} role="radiogroup" aria-label="类型">

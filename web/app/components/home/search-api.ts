@@ -1,10 +1,7 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
+import { SEARCH_DEFAULT_PAGE_SIZE, searchMessages } from "@contracts/search-texts";
 import { apiGet } from "../../lib/api";
 
-/** Home search page size and limit (spec section 9). */
-export const HOME_SEARCH_PAGE_SIZE = 5;
-/** Spec texts; literals because importing contracts' schemas would ship zod to the browser. */
-export const SEARCH_TEXTS = { blank: "请输入搜索关键词", failed: "搜索失败" } as const;
 
 export interface HomeSearch {
   keyword: string;
@@ -26,7 +23,7 @@ export async function searchCatalogue(q: HomeSearch): Promise<HomeSearchResult> 
   const params = new URLSearchParams({
     keyword: q.keyword,
     page: String(q.page),
-    limit: String(HOME_SEARCH_PAGE_SIZE),
+    limit: String(SEARCH_DEFAULT_PAGE_SIZE),
     type: q.type,
   });
   if (q.channel) params.set("channelid", q.channel);
@@ -34,8 +31,8 @@ export async function searchCatalogue(q: HomeSearch): Promise<HomeSearchResult> 
   try {
     body = await apiGet<HomeSearchResult>(`/api/forntend/indexsearch?${params}`, null);
   } catch {
-    throw new Error(SEARCH_TEXTS.failed);
+    throw new Error(searchMessages.searchFailed);
   }
-  if (!body || body.code !== 1) throw new Error(body?.msg || SEARCH_TEXTS.failed);
+  if (!body || body.code !== 1) throw new Error(body?.msg || searchMessages.searchFailed);
   return body.data;
 }
