@@ -31,23 +31,21 @@ describe("keyedTtlCache", () => {
   it("keeps one value per key for the ttl, drops the oldest past maxEntries, and not failures", async () => {
     let clock = 0;
     const loads: string[] = [];
-    const cache = keyedTtlCache(
-      async (key) => {
+    const cache = keyedTtlCache<string>({ ttlMs: 100, maxEntries: 2 }, () => clock);
+    const get = (key: string) =>
+      cache.get(key, async () => {
         loads.push(key);
         if (key === "bad") throw new Error("no");
         return `${key}${loads.length}`;
-      },
-      { ttlMs: 100, maxEntries: 2 },
-      () => clock,
-    );
-    expect(await Promise.all([cache.get("a"), cache.get("a"), cache.get("b")])).toEqual(["a1", "a1", "b2"]);
-    await cache.get("c"); // evicts a
-    expect(await cache.get("b")).toBe("b2");
-    expect(await cache.get("a")).toBe("a4");
+      });
+    expect(await Promise.all([get("a"), get("a"), get("b")])).toEqual(["a1", "a1", "b2"]);
+    await get("c"); // evicts a
+    expect(await get("b")).toBe("b2");
+    expect(await get("a")).toBe("a4");
     clock = 101;
-    expect(await cache.get("a")).toBe("a5");
-    await expect(cache.get("bad")).rejects.toThrow("no");
-    await expect(cache.get("bad")).rejects.toThrow("no");
+    expect(await get("a")).toBe("a5");
+    await expect(get("bad")).rejects.toThrow("no");
+    await expect(get("bad")).rejects.toThrow("no");
     expect(loads.filter((k) => k === "bad")).toHaveLength(2);
   });
 });

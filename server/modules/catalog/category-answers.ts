@@ -5,7 +5,7 @@ import { z } from "zod";
 import { jsonWith, reusedJson } from "../../http/json-splice.js";
 import { SharedAnswer } from "../../http/shared-answer.js";
 import { keyedTtlCache } from "../../lib/ttl-cache.js";
-import type { CategoryService } from "./category-service.js";
+import { bareDiyname, type CategoryService } from "./category-service.js";
 
 /**
  * A category page's API answer is the same for every visitor: it is built, serialized and
@@ -20,18 +20,15 @@ const pageFields = categoryPageSchema.omit({ side: true });
 const envelopeFields = envelopeSchema(z.null()).omit({ data: true });
 
 export function categoryAnswers(categories: Pick<CategoryService, "page">) {
-  const cache = keyedTtlCache(
-    async (key) => {
-      const [diyname, page, filter] = JSON.parse(key) as [string, number, GetSortQuery["filter"]];
-      const { side, ...data } = await categories.page({ diyname, page, filter });
-      // `side` (~50 KB, cached by the charts service) is serialized once per charts cache fill.
-      const { data: _, ...head } = ok(null);
-      return new SharedAnswer(jsonWith(head, envelopeFields, { data: jsonWith(data, pageFields, { side: reusedJson(side, chartSideSchema) }) }));
-    },
-    { ttlMs: SORT_ANSWER_TTL_MS, maxEntries: SORT_ANSWER_MAX },
-  );
+  const cache = keyedTtlCache<SharedAnswer>({ ttlMs: SORT_ANSWER_TTL_MS, maxEntries: SORT_ANSWER_MAX });
+  async function build(query: GetSortQuery): Promise<SharedAnswer> {
+    const { side, ...data } = await categories.page(query);
+    // `side` (~50 KB, cached by the charts service) is serialized once per charts cache fill.
+    const { data: _, ...head } = ok(null);
+    return new SharedAnswer(jsonWith(head, envelopeFields, { data: jsonWith(data, pageFields, { side: reusedJson(side, chartSideSchema) }) }));
+  }
   return {
-    get: ({ diyname, page, filter }: GetSortQuery) => cache.get(JSON.stringify([diyname.replace(/\.html$/, ""), page, filter])),
+    get: (query: GetSortQuery) => cache.get(JSON.stringify([bareDiyname(query.diyname), query.page, query.filter]), () => build(query)),
     invalidate: () => cache.invalidate(),
   };
 }

@@ -8,6 +8,9 @@ import { categoryRepo } from "./category-repo.js";
 import { toCatalogueItem } from "./catalogue-item.js";
 
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Spec section 2: a trailing .html of a category slug is stripped. */
+export const bareDiyname = (diyname: string) => diyname.replace(/\.html$/, "");
 /**
  * A category's item count is reused this long: counting a menu group (~100000 items at the
  * benchmark's size) on every page view cost more than the page itself; the pager may lag a
@@ -39,7 +42,7 @@ export function categoryService(db: AppDatabase, charts: Pick<ChartsService, "ch
   };
   return {
     async page(query: GetSortQuery): Promise<CategoryPage> {
-      const diyname = query.diyname.replace(/\.html$/, "");
+      const diyname = bareDiyname(query.diyname);
       const category = SLUG.test(diyname) ? (await byDiyname.get()).get(diyname) : undefined;
       if (!category) throw notFound(categoryMessages.missing);
       const offset = (query.page - 1) * CATEGORY_PAGE_SIZE;

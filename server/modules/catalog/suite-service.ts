@@ -55,16 +55,16 @@ const SUITE_INFO_MAX = 5_000;
 export function suiteService(db: AppDatabase, now: () => Date = () => new Date()) {
   const repo = suiteRepo(db);
   const views = viewBuffer(db);
-  const infos = keyedTtlCache(
-    async (key) => {
-      const id = Number(key);
-      // Views added before the read and already written are in the row's count.
-      const writtenBeforeRead = views.addedFor(id) - views.pendingFor(id);
-      const row = await repo.findVisible(id);
-      return row ? { info: toMusicInfo(row), writtenBeforeRead } : undefined;
-    },
-    { ttlMs: SUITE_INFO_TTL_MS, maxEntries: SUITE_INFO_MAX },
-  );
+  const infos = keyedTtlCache<{ info: MusicInfo; writtenBeforeRead: number } | undefined>({
+    ttlMs: SUITE_INFO_TTL_MS,
+    maxEntries: SUITE_INFO_MAX,
+  });
+  async function read(id: number) {
+    // Views added before the read and already written are in the row's count.
+    const writtenBeforeRead = views.addedFor(id) - views.pendingFor(id);
+    const row = await repo.findVisible(id);
+    return row ? { info: toMusicInfo(row), writtenBeforeRead } : undefined;
+  }
   return {
     /**
      * `newVisitor`: the visitor id was just made (no cookie came), so it cannot have a stored
@@ -72,7 +72,7 @@ export function suiteService(db: AppDatabase, now: () => Date = () => new Date()
      * shown includes the ones still waiting.
      */
     async musicInfo(id: number, visitorId?: string, newVisitor = false): Promise<MusicInfo> {
-      const cached = await infos.get(String(id));
+      const cached = await infos.get(String(id), () => read(id));
       if (!cached) throw notFound(suiteMessages.missing);
       if (visitorId) {
         const view = { itemId: id, visitorId, day: chinaDay(now()) };
