@@ -8,14 +8,12 @@
  * 1000000 plays unless --suites/--plays say otherwise; seeding is resumed, so keep the data dir
  * or database to reuse it), then runs autocannon against each endpoint in turn, every request
  * with another category/page or id. autocannon sends no cookie (each request is a new visitor)
- * and no Accept-Encoding (responses are not compressed).
+ * and, unless --encoding says otherwise, the Accept-Encoding of a browser.
  */
 import autocannon from "autocannon";
-import { fork } from "node:child_process";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { BenchTarget } from "./serve.js";
+import { startBenchServer } from "./bench-server.js";
 
 const { values } = parseArgs({
   options: {
@@ -29,17 +27,8 @@ const { values } = parseArgs({
   },
 });
 
-const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), ["--suites", values.suites, "--plays", values.plays], {
-  execArgv: ["--import", "tsx"],
-  // As `npm run serve` does (libraries pick their production builds by it).
-  env: { ...process.env, NODE_ENV: "production" },
-  stdio: "inherit",
-});
-const target = await new Promise<BenchTarget>((resolve, reject) => {
-  server.once("message", (m) => resolve(m as BenchTarget));
-  server.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
-});
-const base = `http://127.0.0.1:${target.port}`;
+const server = await startBenchServer(["--suites", values.suites, "--plays", values.plays]);
+const { base, target } = server;
 const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
 const page = (pages: number) => 1 + Math.floor(Math.random() * Math.min(pages, 50));
 
@@ -102,5 +91,5 @@ try {
   console.table(rows);
   console.log(`${values.connections} connections, ${values.duration} s each; load = 1-min load average before the run (${os.cpus().length} cores)`);
 } finally {
-  server.kill("SIGTERM");
+  server.stop();
 }

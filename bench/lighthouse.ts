@@ -12,13 +12,13 @@
  * Initial JS = the scripts and module preloads in the server-rendered HTML, each gzipped here
  * (level 9, as a CDN would), summed.
  */
-import { execFile, fork } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { gzipSync } from "node:zlib";
+import { startBenchServer } from "./bench-server.js";
 import type { BenchTarget } from "./serve.js";
 
 const run = promisify(execFile);
@@ -33,17 +33,7 @@ const { values } = parseArgs({
 
 async function startServer(): Promise<{ base: string; target?: BenchTarget; stop(): void }> {
   if (values.url) return { base: values.url.replace(/\/$/, ""), stop() {} };
-  const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), ["--web", "--suites", values.suites, "--plays", values.plays], {
-    execArgv: ["--import", "tsx"],
-    // As `npm run serve` does: React and other libraries pick their production builds by it.
-    env: { ...process.env, NODE_ENV: "production" },
-    stdio: "inherit",
-  });
-  const target = await new Promise<BenchTarget>((resolve, reject) => {
-    server.once("message", (m) => resolve(m as BenchTarget));
-    server.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
-  });
-  return { base: `http://127.0.0.1:${target.port}`, target, stop: () => server.kill("SIGTERM") };
+  return startBenchServer(["--web", "--suites", values.suites, "--plays", values.plays]);
 }
 
 /** The initial JavaScript of a page: its script tags and module preloads, gzipped. */

@@ -1,0 +1,24 @@
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { BenchTarget } from "./serve.js";
+
+export interface BenchServer {
+  base: string;
+  target: BenchTarget;
+  stop(): void;
+}
+
+/** Forks bench/serve.ts with `args` and resolves once it listens, with what it serves. */
+export async function startBenchServer(args: string[]): Promise<BenchServer> {
+  const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), args, {
+    execArgv: ["--import", "tsx"],
+    // As `npm run serve` does: React and other libraries pick their production builds by it.
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: "inherit",
+  });
+  const target = await new Promise<BenchTarget>((resolve, reject) => {
+    server.once("message", (m) => resolve(m as BenchTarget));
+    server.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  return { base: `http://127.0.0.1:${target.port}`, target, stop: () => server.kill("SIGTERM") };
+}
