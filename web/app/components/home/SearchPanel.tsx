@@ -6,7 +6,8 @@ import { useSiteMessage } from "../feedback";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
 import styles from "./home.module.css";
-import { type HomeSearch, type HomeSearchResult, searchCatalogue } from "./search-api";
+import type { SearchResult } from "@contracts/search";
+import { type HomeSearch, searchCatalogue } from "./search-api";
 
 const TYPES = [
   { code: "mp3", name: "音频" },
@@ -22,7 +23,7 @@ export function SearchPanel({ channels }: { channels: SearchChannel[] }) {
   const [keyword, setKeyword] = useState("");
   const [channel, setChannel] = useState("");
   const [type, setType] = useState<HomeSearch["type"]>("mp3");
-  const [result, setResult] = useState<{ query: HomeSearch; data: HomeSearchResult } | null>(null);
+  const [result, setResult] = useState<{ query: HomeSearch; data: SearchResult } | null>(null);
   const [loading, setLoading] = useState(false);
   // Answers of an older query that arrive late must not replace a newer one.
   const latest = useRef(0);
@@ -87,7 +88,7 @@ export function SearchPanel({ channels }: { channels: SearchChannel[] }) {
   );
 }
 
-function SearchResults({ result: { query, data }, onPage }: { result: { query: HomeSearch; data: HomeSearchResult }; onPage: (page: number) => void }) {
+function SearchResults({ result: { query, data }, onPage }: { result: { query: HomeSearch; data: SearchResult }; onPage: (page: number) => void }) {
   const pages = Math.ceil(data.total / data.pageSize);
   return (
     <div className={styles.results} aria-live="polite">

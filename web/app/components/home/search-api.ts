@@ -1,7 +1,7 @@
-import type { CatalogueItem } from "@contracts/catalogue-item";
+// Type-only: erased from the bundle, so no zod reaches the browser.
+import type { SearchResult } from "@contracts/search";
 import { SEARCH_DEFAULT_PAGE_SIZE, searchMessages } from "@contracts/search-texts";
 import { apiGet } from "../../lib/api";
-
 
 export interface HomeSearch {
   keyword: string;
@@ -10,16 +10,9 @@ export interface HomeSearch {
   page: number;
 }
 
-export interface HomeSearchResult {
-  list: CatalogueItem[];
-  total: number;
-  capped: boolean;
-  page: number;
-  pageSize: number;
-}
 
 /** GET /api/forntend/indexsearch; rejects with the server's msg or 搜索失败. */
-export async function searchCatalogue(q: HomeSearch): Promise<HomeSearchResult> {
+export async function searchCatalogue(q: HomeSearch): Promise<SearchResult> {
   const params = new URLSearchParams({
     keyword: q.keyword,
     page: String(q.page),
@@ -27,9 +20,9 @@ export async function searchCatalogue(q: HomeSearch): Promise<HomeSearchResult> 
     type: q.type,
   });
   if (q.channel) params.set("channelid", q.channel);
-  let body: Awaited<ReturnType<typeof apiGet<HomeSearchResult>>>;
+  let body: Awaited<ReturnType<typeof apiGet<SearchResult>>>;
   try {
-    body = await apiGet<HomeSearchResult>(`/api/forntend/indexsearch?${params}`, null);
+    body = await apiGet<SearchResult>(`/api/forntend/indexsearch?${params}`, null);
   } catch {
     throw new Error(searchMessages.searchFailed);
   }
