@@ -34,6 +34,19 @@ describe("shared answers", () => {
     expect((await app.inject({ url: "/small", headers: { "accept-encoding": "br" } })).headers["content-encoding"]).toBeUndefined();
   });
 
+  it("still sends the same plain JSON after its compressed forms replaced the kept bytes", async () => {
+    const json = JSON.stringify({ code: 1, list: Array.from({ length: 100 }, (_, i) => `串烧 ${i}`) });
+    for (const first of ["br", "gzip"] as const) {
+      const answer = new SharedAnswer(json);
+      expect(answer.body.toString()).toBe(json);
+      answer.encodedAs(first);
+      expect(answer.body.toString()).toBe(json);
+      expect(gunzipSync(answer.encodedAs("gzip")).toString()).toBe(json);
+      expect(brotliDecompressSync(answer.encodedAs("br")).toString()).toBe(json);
+      expect(answer.size).toBe(Buffer.byteLength(json));
+    }
+  });
+
   it("answers 304 to a client that has it", async () => {
     const first = await app.inject({ url: "/big" });
     const again = await app.inject({ url: "/big", headers: { "if-none-match": String(first.headers.etag) } });

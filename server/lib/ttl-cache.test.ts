@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyedTtlCache, ttlCache } from "./ttl-cache.js";
+import { ttlCache } from "./ttl-cache.js";
 
 describe("ttlCache", () => {
   it("loads once per ttl, shares a pending load, and forgets on invalidate", async () => {
@@ -24,28 +24,5 @@ describe("ttlCache", () => {
     await expect(cache.get()).rejects.toThrow("down");
     fail = false;
     expect(await cache.get()).toBe("up");
-  });
-});
-
-describe("keyedTtlCache", () => {
-  it("keeps one value per key for the ttl, drops the oldest past maxEntries, and not failures", async () => {
-    let clock = 0;
-    const loads: string[] = [];
-    const cache = keyedTtlCache<string>({ ttlMs: 100, maxEntries: 2 }, () => clock);
-    const get = (key: string) =>
-      cache.get(key, async () => {
-        loads.push(key);
-        if (key === "bad") throw new Error("no");
-        return `${key}${loads.length}`;
-      });
-    expect(await Promise.all([get("a"), get("a"), get("b")])).toEqual(["a1", "a1", "b2"]);
-    await get("c"); // evicts a
-    expect(await get("b")).toBe("b2");
-    expect(await get("a")).toBe("a4");
-    clock = 101;
-    expect(await get("a")).toBe("a5");
-    await expect(get("bad")).rejects.toThrow("no");
-    await expect(get("bad")).rejects.toThrow("no");
-    expect(loads.filter((k) => k === "bad")).toHaveLength(2);
   });
 });

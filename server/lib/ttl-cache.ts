@@ -22,28 +22,3 @@ export function ttlCache<T>(load: () => Promise<T>, ttlMs: number, now: () => nu
     },
   };
 }
-
-/**
- * `ttlCache` per key, holding at most `maxEntries` (the oldest filled goes first), for answers
- * that vary by a few request parameters (a category, a page). `load` runs on a miss.
- */
-export function keyedTtlCache<T>({ ttlMs, maxEntries }: { ttlMs: number; maxEntries: number }, now: () => number = Date.now) {
-  const entries = new Map<string, { at: number; value: Promise<T> }>();
-  return {
-    get(key: string, load: () => Promise<T>): Promise<T> {
-      const hit = entries.get(key);
-      if (hit && now() - hit.at <= ttlMs) return hit.value;
-      entries.delete(key);
-      const entry = { at: now(), value: load() };
-      entry.value.catch(() => {
-        if (entries.get(key) === entry) entries.delete(key);
-      });
-      entries.set(key, entry);
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-      return entry.value;
-    },
-    invalidate() {
-      entries.clear();
-    },
-  };
-}

@@ -4,23 +4,30 @@ import { chartSideSchema } from "@contracts/charts";
 import { z } from "zod";
 import { jsonWith, reusedJson } from "../../http/json-splice.js";
 import { SharedAnswer } from "../../http/shared-answer.js";
-import { keyedTtlCache } from "../../lib/ttl-cache.js";
+import { answerCache } from "../../lib/answer-cache.js";
 import { bareDiyname, type CategoryService } from "./category-service.js";
 
 /**
  * A category page's API answer is the same for every visitor: it is built, serialized and
- * compressed once per SORT_ANSWER_TTL_MS and page, so a popular page costs no query per
- * request. Back-office edits show within that time, or at once after `invalidate()`.
- * At most SORT_ANSWER_MAX answers are kept (~65 KB each with their compressed forms).
+ * compressed once and kept until a write calls `invalidate()` (ADR 0012). The "hot" order and
+ * the charts beside it move with views and plays, which write nothing here, so a page older
+ * than SORT_ANSWER_FRESH_MS is rebuilt in the background while the old one is still served.
+ * At most SORT_ANSWER_MAX answers are kept (~12 KB each once compressed, see SharedAnswer):
+ * the first 50 pages of both orders of about 40 categories.
  */
-export const SORT_ANSWER_TTL_MS = 5_000;
-const SORT_ANSWER_MAX = 1_000;
+export const SORT_ANSWER_FRESH_MS = 60_000;
+const SORT_ANSWER_MAX_STALE_MS = 10 * 60_000;
+const SORT_ANSWER_MAX = 4_000;
 
 const pageFields = categoryPageSchema.omit({ side: true });
 const envelopeFields = envelopeSchema(z.null()).omit({ data: true });
 
 export function categoryAnswers(categories: Pick<CategoryService, "page">) {
-  const cache = keyedTtlCache<SharedAnswer>({ ttlMs: SORT_ANSWER_TTL_MS, maxEntries: SORT_ANSWER_MAX });
+  const cache = answerCache<SharedAnswer>({
+    freshMs: SORT_ANSWER_FRESH_MS,
+    maxStaleMs: SORT_ANSWER_MAX_STALE_MS,
+    maxEntries: SORT_ANSWER_MAX,
+  });
   async function build(query: GetSortQuery): Promise<SharedAnswer> {
     const { side, ...data } = await categories.page(query);
     // `side` (~50 KB, cached by the charts service) is serialized once per charts cache fill.

@@ -41,7 +41,7 @@ export function suiteRepo(db: AppDatabase) {
         db,
         sql`select i.id, i.kind, i.title, i.artist, i.cover, i.play_url as "playUrl", i.playtype,
                    i.duration_sec as "durationSec", i.djlist, i.vipdown, i.price,
-                   i.view_count as "viewCount", i.like_count as "likeCount", i.favorite_count as "favoriteCount",
+                   i.view_count + coalesce((select d.views from item_view_deltas d where d.item_id = i.id), 0)::int as "viewCount", i.like_count as "likeCount", i.favorite_count as "favoriteCount",
                    i.updated_at as "updatedAt", c.name as "categoryName", c.diyname as "categoryDiyname",
                    s.code as "siteCode", s.name as "siteName", s.logo as "siteLogo"
             from items i
@@ -63,7 +63,8 @@ export function suiteRepo(db: AppDatabase) {
 
     /**
      * Stores a batch of views in one statement: each (item, visitor, day) counts once, so a view
-     * already stored adds nothing; the counters grow by the rows actually inserted.
+     * already stored adds nothing; the item's count grows by the rows actually inserted, first in
+     * item_view_deltas (see its schema for why), until `foldViewDeltas` moves them into items.
      */
     async recordViews(views: readonly PendingView[]): Promise<number> {
       const [{ n }] = await queryRows<{ n: number }>(
@@ -75,11 +76,32 @@ export function suiteRepo(db: AppDatabase) {
               select v."itemId", v."visitorId", v.day from v join items i on i.id = v."itemId"
               on conflict do nothing returning item_id
             ), bumped as (
-              update items i set view_count = i.view_count + f.n
-                from (select item_id, count(*)::int as n from fresh group by item_id) f
-               where i.id = f.item_id returning f.n
+              insert into item_view_deltas (item_id, views)
+              select item_id, count(*)::int from fresh group by item_id
+              on conflict (item_id) do update set views = item_view_deltas.views + excluded.views
+              returning 1
             )
-            select coalesce(sum(n), 0)::int as n from bumped`,
+            select count(*)::int as n from fresh`,
+      );
+      return n;
+    },
+
+    /**
+     * Moves up to `limit` items' waiting views into items.view_count, in one statement so a
+     * reader of both never sees a view twice or not at all. Returns how many items it moved;
+     * rows another instance is folding are skipped.
+     */
+    async foldViewDeltas(limit: number): Promise<number> {
+      const [{ n }] = await queryRows<{ n: number }>(
+        db,
+        sql`with d as (
+              delete from item_view_deltas
+               where item_id in (select item_id from item_view_deltas limit ${limit} for update skip locked)
+              returning item_id, views
+            ), folded as (
+              update items i set view_count = i.view_count + d.views from d where i.id = d.item_id returning 1
+            )
+            select count(*)::int as n from d`,
       );
       return n;
     },

@@ -9,7 +9,7 @@ import {
 import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
-import { keyedTtlCache } from "../../lib/ttl-cache.js";
+import { answerCache } from "../../lib/answer-cache.js";
 import { type SuiteRow, suiteRepo } from "./suite-repo.js";
 import { viewBuffer } from "./view-buffer.js";
 import { chinaDay } from "./visitors.js";
@@ -42,21 +42,23 @@ export function toMusicInfo(row: SuiteRow): MusicInfo {
   };
 }
 
-/** The suite detail page's data, counting a view once per visitor per (China) day. */
 /**
- * A suite's data is read at most once per SUITE_INFO_TTL_MS (at most SUITE_INFO_MAX kept), so a
- * popular suite's page costs no query but the returning visitor's view check. Its view count
- * stays exact meanwhile: the row's count, plus the views this process added since the row was
- * read that the row cannot hold (the batched writes of view-buffer.ts).
+ * A suite's data is read once and kept until a write calls `forget(id)` or `invalidate()`
+ * (ADR 0012), so a suite's page costs no query but the returning visitor's view check. Past
+ * SUITE_INFO_FRESH_MS it is re-read in the background while the kept copy is still served.
+ * Its view count stays exact meanwhile: the row's count, plus the views this process added
+ * since the row was read that the row cannot hold (the batched writes of view-buffer.ts).
  */
-export const SUITE_INFO_TTL_MS = 5_000;
-const SUITE_INFO_MAX = 5_000;
+export const SUITE_INFO_FRESH_MS = 60_000;
+const SUITE_INFO_MAX_STALE_MS = 10 * 60_000;
+const SUITE_INFO_MAX = 10_000;
 
 export function suiteService(db: AppDatabase, now: () => Date = () => new Date()) {
   const repo = suiteRepo(db);
   const views = viewBuffer(db);
-  const infos = keyedTtlCache<{ info: MusicInfo; writtenBeforeRead: number } | undefined>({
-    ttlMs: SUITE_INFO_TTL_MS,
+  const infos = answerCache<{ info: MusicInfo; writtenBeforeRead: number } | undefined>({
+    freshMs: SUITE_INFO_FRESH_MS,
+    maxStaleMs: SUITE_INFO_MAX_STALE_MS,
     maxEntries: SUITE_INFO_MAX,
   });
   async function read(id: number) {
@@ -82,11 +84,17 @@ export function suiteService(db: AppDatabase, now: () => Date = () => new Date()
       return { ...info, views: info.views + views.addedFor(id) - writtenBeforeRead };
     },
 
-    /** After a back-office edit of items. */
+    /** After a write to one suite (an edit, a like, a favourite). */
+    forget: (id: number) => infos.forget(String(id)),
+
+    /** After a back-office edit of many items, or of categories and sites they show. */
     invalidate: () => infos.invalidate(),
 
     /** Writes the views waiting in the buffer (at shutdown, and in tests). */
     flushViews: () => views.flush(),
+
+    /** Adds the written views to items.view_count now (a timer does it every VIEW_FOLD_MS). */
+    foldViews: () => views.fold(),
   };
 }
 

@@ -7,6 +7,7 @@ import { items } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
+import { suiteRepo } from "./suite-repo.js";
 import { suiteService } from "./suite-service.js";
 import { chinaDay, visitorFromCookieHeader } from "./visitors.js";
 
@@ -108,25 +109,59 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
 
   it("writes views in batches: stored once per visitor per day, counters grow by what was stored", async () => {
     const stored = async () => {
-      const [row] = await queryRows<{ views: number; rows: number }>(
+      const [row] = await queryRows<{ views: number; waiting: number; rows: number }>(
         t.database.db,
-        sql`select i.view_count as views, (select count(*)::int from item_views v where v.item_id = i.id) as rows from items i where i.id = ${mixId}`,
+        sql`select i.view_count as views,
+                   coalesce((select d.views from item_view_deltas d where d.item_id = i.id), 0) as waiting,
+                   (select count(*)::int from item_views v where v.item_id = i.id) as rows
+            from items i where i.id = ${mixId}`,
       );
       return row;
     };
     await t.app.services.suites.flushViews();
+    await t.app.services.suites.foldViews();
     const start = await stored();
+    expect(start.waiting).toBe(0);
     const shown = (await get(`id=${mixId}`)).json().data.views; // a new visitor: counted at once
     expect(shown).toBe(start.views + 1);
     await get(`id=${mixId}`, "vid=batch_visitor_1234567");
     await get(`id=${mixId}`, "vid=batch_visitor_1234567"); // the same day again: nothing
     expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
     await t.app.services.suites.flushViews();
-    expect(await stored()).toEqual({ views: start.views + 2, rows: start.rows + 2 });
+    // Written to the narrow delta row; items.view_count (lists, "hot" order) gets them at the fold.
+    expect(await stored()).toEqual({ views: start.views, waiting: 2, rows: start.rows + 2 });
     // Stored now: a later request of the same visitor that day still adds nothing.
     expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
     await t.app.services.suites.flushViews();
-    expect(await stored()).toEqual({ views: start.views + 2, rows: start.rows + 2 });
+    await t.app.services.suites.foldViews();
+    expect(await stored()).toEqual({ views: start.views + 2, waiting: 0, rows: start.rows + 2 });
+    // A re-read after the fold shows the same count: nothing is counted twice or lost.
+    t.app.services.suites.invalidate();
+    expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
+  });
+
+  it("folds waiting views in chunks, every item's count growing by exactly its views", async () => {
+    const ids = (await queryRows<{ id: number }>(t.database.db, sql`select id from items order by id limit 120`)).map((r) => r.id);
+    const counts = async () =>
+      new Map(
+        (
+          await queryRows<{ id: number; n: number }>(
+            t.database.db,
+            sql`select id, view_count as n from items where id in ${sql.raw(`(${ids.join(",")})`)}`,
+          )
+        ).map((r) => [r.id, r.n]),
+      );
+    await t.app.services.suites.flushViews();
+    await t.app.services.suites.foldViews();
+    const before = await counts();
+    for (const [i, id] of ids.entries()) {
+      const views = Array.from({ length: 1 + (i % 3) }, (_, v) => ({ itemId: id, visitorId: `fold_visitor_${v}_aaaaaaaa`, day: "2026-11-22" }));
+      await suiteRepo(t.database.db).recordViews(views);
+    }
+    await t.app.services.suites.foldViews(); // 120 items: three chunks
+    const after = await counts();
+    for (const [i, id] of ids.entries()) expect(after.get(id), String(id)).toBe(before.get(id)! + 1 + (i % 3));
+    expect((await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from item_view_deltas`))[0].n).toBe(0);
   });
 
   it("answers 404 数据不存在 for a missing or hidden item, and changes nothing", async () => {
@@ -141,6 +176,22 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     const before = await views();
     expect((await get(`id=${timedMixId}`)).json().msg).toBe("数据不存在");
     expect(await views()).toBe(before);
+  });
+
+  it("keeps a suite's data until a write forgets it: then the next request shows the change", async () => {
+    const [{ id }] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from items where status <> 'hidden' order by id desc limit 1`,
+    );
+    const title = async () => (await get(`id=${id}`)).json().data.title;
+    const before = await title();
+    await t.database.db.update(items).set({ title: "夜曲 改名 测试" }).where(eq(items.id, id));
+    expect(await title()).toBe(before); // kept: no query per request
+    t.app.services.suites.forget(id); // as a write to one suite does
+    expect(await title()).toBe("夜曲 改名 测试");
+    await t.database.db.update(items).set({ title: before }).where(eq(items.id, id));
+    t.app.services.suites.forget(id);
+    expect(await title()).toBe(before);
   });
 
   it("answers 400 页面不存在 for ids that are not positive whole numbers", async () => {

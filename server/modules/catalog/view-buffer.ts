@@ -1,9 +1,17 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { AppDatabase } from "../../db/open.js";
 import { type PendingView, suiteRepo } from "./suite-repo.js";
 
-/** Views are written in batches this often (and when MAX_PENDING are waiting). */
+/**
+ * Views are written in batches this often, and when MAX_PENDING are waiting: small batches,
+ * because on PGlite a write holds the only thread, so its length is what requests wait.
+ */
 export const VIEW_FLUSH_MS = 1_000;
-const MAX_PENDING = 500;
+const MAX_PENDING = 100;
+/** Written views reach items.view_count (the lists and the "hot" order) within this time. */
+export const VIEW_FOLD_MS = 60_000;
+/** Items per fold statement, for the same reason as MAX_PENDING. */
+const FOLD_CHUNK = 50;
 
 export interface ViewBuffer {
   /** Whether (item, visitor, day) is waiting to be written. */
@@ -15,6 +23,8 @@ export interface ViewBuffer {
   add(view: PendingView): void;
   /** Writes what is waiting; resolves when written. */
   flush(): Promise<void>;
+  /** Adds the written views to items.view_count (the timer does this every VIEW_FOLD_MS). */
+  fold(): Promise<void>;
 }
 
 /**
@@ -30,6 +40,8 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
   const perItem = new Map<number, number>();
   const addedPerItem = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
+  let foldTimer: NodeJS.Timeout | undefined;
+  let folding: Promise<void> | undefined;
   let writing: Promise<void> = Promise.resolve();
   const keyOf = (v: PendingView) => `${v.itemId}|${v.day}|${v.visitorId}`;
 
@@ -55,6 +67,24 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
     });
     return writing;
   };
+  const fold = (): Promise<void> => {
+    folding ??= (async () => {
+      try {
+        while ((await repo.foldViewDeltas(FOLD_CHUNK)) === FOLD_CHUNK) await nextTurn();
+      } finally {
+        folding = undefined;
+      }
+    })();
+    return folding;
+  };
+  const scheduleFold = () => {
+    if (foldTimer) return;
+    foldTimer = setTimeout(() => {
+      foldTimer = undefined;
+      void fold().catch(() => scheduleFold());
+    }, VIEW_FOLD_MS);
+    foldTimer.unref();
+  };
   const schedule = () => {
     if (timer) return;
     timer = setTimeout(() => void flush().catch(() => undefined), VIEW_FLUSH_MS);
@@ -73,8 +103,10 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
       addedPerItem.set(v.itemId, (addedPerItem.get(v.itemId) ?? 0) + 1);
       if (pending.size >= MAX_PENDING) void flush().catch(() => undefined);
       else schedule();
+      scheduleFold();
     },
     flush,
+    fold,
   };
 }
 
