@@ -3,4 +3,5 @@ CREATE TABLE "item_view_deltas" (
 	"views" integer NOT NULL
 );
 --> statement-breakpoint
+DROP TABLE "item_views" CASCADE;--> statement-breakpoint
 ALTER TABLE "item_view_deltas" ADD CONSTRAINT "item_view_deltas_item_id_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."items"("id") ON DELETE cascade ON UPDATE no action;

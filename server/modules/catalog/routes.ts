@@ -36,7 +36,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
     async (request, reply) => {
       const visitor = services.visitors.fromCookieHeader(request.headers.cookie, request.protocol === "https");
       if (visitor.setCookie) reply.header("set-cookie", visitor.setCookie);
-      return ok(await services.suites.musicInfo(request.query.id, visitor.id, visitor.setCookie !== undefined));
+      return ok(await services.suites.musicInfo(request.query.id, visitor.id));
     },
   );
 

@@ -26,13 +26,6 @@ export interface SuiteRow {
   siteLogo: string | null;
 }
 
-/** One view of an item by a visitor on a (China) day. */
-export interface PendingView {
-  itemId: number;
-  visitorId: string;
-  day: string;
-}
-
 export function suiteRepo(db: AppDatabase) {
   return {
     /** A visible item with its category and source site; undefined when missing or hidden. */
@@ -52,38 +45,17 @@ export function suiteRepo(db: AppDatabase) {
       return row;
     },
 
-    /** Whether the visitor's view of the item on `day` is already stored. */
-    async hasView(view: PendingView): Promise<boolean> {
-      const rows = await queryRows<{ one: number }>(
-        db,
-        sql`select 1 as one from item_views where item_id = ${view.itemId} and day = ${view.day} and visitor_id = ${view.visitorId}`,
-      );
-      return rows.length > 0;
-    },
-
     /**
-     * Stores a batch of views in one statement: each (item, visitor, day) counts once, so a view
-     * already stored adds nothing; the item's count grows by the rows actually inserted, first in
-     * item_view_deltas (see its schema for why), until `foldViewDeltas` moves them into items.
+     * Adds counted views per item ([itemId, views]) to item_view_deltas, in one statement;
+     * `foldViewDeltas` later moves them into items. An item deleted meanwhile is skipped.
      */
-    async recordViews(views: readonly PendingView[]): Promise<number> {
-      const [{ n }] = await queryRows<{ n: number }>(
-        db,
-        sql`with v as (
-              select * from json_to_recordset(${JSON.stringify(views)}::json) as x("itemId" int, "visitorId" text, day date)
-            ), fresh as (
-              insert into item_views (item_id, visitor_id, day)
-              select v."itemId", v."visitorId", v.day from v join items i on i.id = v."itemId"
-              on conflict do nothing returning item_id
-            ), bumped as (
-              insert into item_view_deltas (item_id, views)
-              select item_id, count(*)::int from fresh group by item_id
-              on conflict (item_id) do update set views = item_view_deltas.views + excluded.views
-              returning 1
-            )
-            select count(*)::int as n from fresh`,
+    async addViewCounts(counts: readonly (readonly [number, number])[]): Promise<void> {
+      await db.execute(
+        sql`insert into item_view_deltas (item_id, views)
+            select x.id, x.n from json_to_recordset(${JSON.stringify(counts.map(([id, n]) => ({ id, n })))}::json) as x(id int, n int)
+            join items i on i.id = x.id
+            on conflict (item_id) do update set views = item_view_deltas.views + excluded.views`,
       );
-      return n;
     },
 
     /**

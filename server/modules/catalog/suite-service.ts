@@ -69,17 +69,13 @@ export function suiteService(db: AppDatabase, now: () => Date = () => new Date()
   }
   return {
     /**
-     * `newVisitor`: the visitor id was just made (no cookie came), so it cannot have a stored
-     * view and the lookup is skipped. Views are written in batches (view-buffer.ts); the count
-     * shown includes the ones still waiting.
+     * Counts the visitor's view (once a day, view-buffer.ts). Views are written in batches; the
+     * count shown includes the ones still waiting.
      */
-    async musicInfo(id: number, visitorId?: string, newVisitor = false): Promise<MusicInfo> {
+    async musicInfo(id: number, visitorId?: string): Promise<MusicInfo> {
       const cached = await infos.get(String(id), () => read(id));
       if (!cached) throw notFound(suiteMessages.missing);
-      if (visitorId) {
-        const view = { itemId: id, visitorId, day: chinaDay(now()) };
-        if (!views.has(view) && (newVisitor || !(await repo.hasView(view)))) views.add(view);
-      }
+      if (visitorId) views.add({ itemId: id, visitorId, day: chinaDay(now()) });
       const { info, writtenBeforeRead } = cached;
       return { ...info, views: info.views + views.addedFor(id) - writtenBeforeRead };
     },

@@ -91,6 +91,8 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     // Tomorrow the same visitor counts again.
     const tomorrow = suiteService(t.database.db, () => new Date(Date.now() + 24 * 3600 * 1000));
     expect((await tomorrow.musicInfo(mixId, "another_visitor_123456")).views).toBe(before + 2);
+    // Today's views are still remembered once tomorrow has begun (requests racing midnight).
+    expect((await get(`id=${mixId}`, "vid=another_visitor_123456")).json().data.views).toBe(before + 2);
   });
 
   it("keeps the shown count exact while a suite's data is shared, across batched writes and re-reads", async () => {
@@ -109,11 +111,10 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
 
   it("writes views in batches: stored once per visitor per day, counters grow by what was stored", async () => {
     const stored = async () => {
-      const [row] = await queryRows<{ views: number; waiting: number; rows: number }>(
+      const [row] = await queryRows<{ views: number; waiting: number }>(
         t.database.db,
         sql`select i.view_count as views,
-                   coalesce((select d.views from item_view_deltas d where d.item_id = i.id), 0) as waiting,
-                   (select count(*)::int from item_views v where v.item_id = i.id) as rows
+                   coalesce((select d.views from item_view_deltas d where d.item_id = i.id), 0) as waiting
             from items i where i.id = ${mixId}`,
       );
       return row;
@@ -129,12 +130,12 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
     await t.app.services.suites.flushViews();
     // Written to the narrow delta row; items.view_count (lists, "hot" order) gets them at the fold.
-    expect(await stored()).toEqual({ views: start.views, waiting: 2, rows: start.rows + 2 });
+    expect(await stored()).toEqual({ views: start.views, waiting: 2 });
     // Stored now: a later request of the same visitor that day still adds nothing.
     expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
     await t.app.services.suites.flushViews();
     await t.app.services.suites.foldViews();
-    expect(await stored()).toEqual({ views: start.views + 2, waiting: 0, rows: start.rows + 2 });
+    expect(await stored()).toEqual({ views: start.views + 2, waiting: 0 });
     // A re-read after the fold shows the same count: nothing is counted twice or lost.
     t.app.services.suites.invalidate();
     expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
@@ -154,11 +155,8 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     await t.app.services.suites.flushViews();
     await t.app.services.suites.foldViews();
     const before = await counts();
-    for (const [i, id] of ids.entries()) {
-      const views = Array.from({ length: 1 + (i % 3) }, (_, v) => ({ itemId: id, visitorId: `fold_visitor_${v}_aaaaaaaa`, day: "2026-11-22" }));
-      await suiteRepo(t.database.db).recordViews(views);
-    }
-    await t.app.services.suites.foldViews(); // 120 items: three chunks
+    await suiteRepo(t.database.db).addViewCounts(ids.map((id, i) => [id, 1 + (i % 3)]));
+    await t.app.services.suites.foldViews(); // 120 items: twelve chunks
     const after = await counts();
     for (const [i, id] of ids.entries()) expect(after.get(id), String(id)).toBe(before.get(id)! + 1 + (i % 3));
     expect((await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from item_view_deltas`))[0].n).toBe(0);
@@ -169,7 +167,12 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 0, msg: "数据不存在" });
     const views = async () =>
-      (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from item_views where item_id = ${timedMixId}`))[0].n;
+      (
+        await queryRows<{ n: number }>(
+          t.database.db,
+          sql`select view_count + coalesce((select views from item_view_deltas where item_id = ${timedMixId}), 0) as n from items where id = ${timedMixId}`,
+        )
+      )[0].n;
     await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, timedMixId));
     t.app.services.suites.invalidate(); // as the back office does after hiding an item
     await t.app.services.suites.flushViews();

@@ -1,49 +1,63 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { AppDatabase } from "../../db/open.js";
-import { type PendingView, suiteRepo } from "./suite-repo.js";
+import { suiteRepo } from "./suite-repo.js";
+import { viewLedger } from "./view-ledger.js";
 
 /**
- * Views are written in batches this often, and when MAX_PENDING are waiting: small batches,
- * because on PGlite a write holds the only thread, so its length is what requests wait.
+ * Counted views are written in batches this often, and when MAX_PENDING are waiting: small
+ * batches, because on PGlite a write holds the only thread, so its length is what requests wait.
  */
 export const VIEW_FLUSH_MS = 1_000;
-const MAX_PENDING = 100;
+const MAX_PENDING = 200;
 /** Written views reach items.view_count (the lists and the "hot" order) within this time. */
-export const VIEW_FOLD_MS = 60_000;
-/** Items per fold statement, for the same reason as MAX_PENDING. */
-const FOLD_CHUNK = 50;
+export const VIEW_FOLD_MS = 5 * 60_000;
+/** Items per fold statement (~0.3-0.5 ms each on PGlite), for the same reason as MAX_PENDING. */
+const FOLD_CHUNK = 10;
+
+/** One view of an item by a visitor on a (China) day. */
+export interface View {
+  itemId: number;
+  visitorId: string;
+  day: string;
+}
 
 export interface ViewBuffer {
-  /** Whether (item, visitor, day) is waiting to be written. */
-  has(view: PendingView): boolean;
-  /** Views of the item waiting to be written (shown on top of the stored count). */
+  /** Counts the view if it is the visitor's first of the item that day. */
+  add(view: View): void;
+  /** Views of the item counted but not yet written (shown on top of the stored count). */
   pendingFor(itemId: number): number;
-  /** Views of the item added in this process so far, written or not (never goes down). */
+  /** Views of the item counted in this process so far, written or not (never goes down). */
   addedFor(itemId: number): number;
-  add(view: PendingView): void;
   /** Writes what is waiting; resolves when written. */
   flush(): Promise<void>;
-  /** Adds the written views to items.view_count (the timer does this every VIEW_FOLD_MS). */
+  /** Adds the written views to items.view_count (a timer does it VIEW_FOLD_MS after a view). */
   fold(): Promise<void>;
 }
 
 /**
- * A page view used to be one write transaction per request (insert the dedupe row, bump the
- * counter): a commit per request, and for clients without the visitor cookie (crawlers, load
- * tests) every request is a new visitor. Views are now queued and written together, deduped
- * by item_views' primary key as before; a failed batch is kept for the next try.
+ * A page view used to be one write transaction per request. Views are now deduped in memory
+ * (view-ledger.ts), counted per item, and the counts written together into item_views' narrow
+ * successor, item_view_deltas; a failed batch is kept for the next try. A fold moves the
+ * deltas into items.view_count in small chunks (see the schema for why the two steps).
  * One buffer per database, shared by every service instance of the process.
  */
 function createViewBuffer(db: AppDatabase): ViewBuffer {
   const repo = suiteRepo(db);
-  let pending = new Map<string, PendingView>();
-  const perItem = new Map<number, number>();
-  const addedPerItem = new Map<number, number>();
+  const ledger = viewLedger();
+  let pending = new Map<number, number>();
+  let pendingTotal = 0;
+  /** Counted and not yet written, including a batch being written. */
+  const unwritten = new Map<number, number>();
+  const added = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
   let foldTimer: NodeJS.Timeout | undefined;
   let folding: Promise<void> | undefined;
   let writing: Promise<void> = Promise.resolve();
-  const keyOf = (v: PendingView) => `${v.itemId}|${v.day}|${v.visitorId}`;
+  const bump = (map: Map<number, number>, id: number, by: number) => {
+    const n = (map.get(id) ?? 0) + by;
+    if (n > 0) map.set(id, n);
+    else map.delete(id);
+  };
 
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
@@ -52,21 +66,25 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
       if (pending.size === 0) return;
       const batch = pending;
       pending = new Map();
+      pendingTotal = 0;
       try {
-        await repo.recordViews([...batch.values()]);
-        for (const v of batch.values()) {
-          const n = (perItem.get(v.itemId) ?? 1) - 1;
-          if (n > 0) perItem.set(v.itemId, n);
-          else perItem.delete(v.itemId);
-        }
+        await repo.addViewCounts([...batch]);
+        for (const [id, n] of batch) bump(unwritten, id, -n);
       } catch (err) {
-        for (const [k, v] of batch) pending.set(k, v);
+        for (const [id, n] of batch) bump(pending, id, n);
+        pendingTotal = [...pending.values()].reduce((a, b) => a + b, 0);
         schedule();
         throw err;
       }
     });
     return writing;
   };
+  const schedule = () => {
+    if (timer) return;
+    timer = setTimeout(() => void flush().catch(() => undefined), VIEW_FLUSH_MS);
+    timer.unref();
+  };
+
   const fold = (): Promise<void> => {
     folding ??= (async () => {
       try {
@@ -85,23 +103,16 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
     }, VIEW_FOLD_MS);
     foldTimer.unref();
   };
-  const schedule = () => {
-    if (timer) return;
-    timer = setTimeout(() => void flush().catch(() => undefined), VIEW_FLUSH_MS);
-    timer.unref();
-  };
 
   return {
-    has: (v) => pending.has(keyOf(v)),
-    pendingFor: (itemId) => perItem.get(itemId) ?? 0,
-    addedFor: (itemId) => addedPerItem.get(itemId) ?? 0,
-    add(v) {
-      const key = keyOf(v);
-      if (pending.has(key)) return;
-      pending.set(key, v);
-      perItem.set(v.itemId, (perItem.get(v.itemId) ?? 0) + 1);
-      addedPerItem.set(v.itemId, (addedPerItem.get(v.itemId) ?? 0) + 1);
-      if (pending.size >= MAX_PENDING) void flush().catch(() => undefined);
+    pendingFor: (itemId) => unwritten.get(itemId) ?? 0,
+    addedFor: (itemId) => added.get(itemId) ?? 0,
+    add({ itemId, visitorId, day }) {
+      if (!ledger.firstToday(itemId, visitorId, day)) return;
+      bump(pending, itemId, 1);
+      bump(unwritten, itemId, 1);
+      bump(added, itemId, 1);
+      if (++pendingTotal >= MAX_PENDING) void flush().catch(() => undefined);
       else schedule();
       scheduleFold();
     },

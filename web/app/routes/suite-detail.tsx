@@ -18,7 +18,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!(id <= 2_147_483_647)) throw data(suiteMessages.badPath, { status: 404 });
   const visitor = context.services.visitors.fromCookieHeader(request.headers.get("cookie"));
   try {
-    const info = await context.services.suites.musicInfo(id, visitor.id, visitor.setCookie !== undefined);
+    const info = await context.services.suites.musicInfo(id, visitor.id);
     return data({ info }, visitor.setCookie ? { headers: { "Set-Cookie": visitor.setCookie } } : undefined);
   } catch (err) {
     throw toRouteError(err, suiteMessages.serverError);
