@@ -43,6 +43,21 @@ describe("suite detail page", () => {
     expect(html).toContain(timed.channel.name);
   });
 
+  it("gives the browser the suite's API answer gzip-compressed, and Chromium reads it whole", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/robots.txt`);
+    const seen = await page.evaluate(async (id) => {
+      const res = await fetch(`/api/forntend/getmusicinfo?id=${id}`);
+      const body = await res.json();
+      return { encoding: res.headers.get("content-encoding"), title: body.data.title, views: body.data.views, time: body.time };
+    }, timed.id);
+    expect(seen.encoding).toBe("gzip"); // the spliced stream (SplicedAnswer)
+    expect(seen.title).toBe(timed.title);
+    expect(seen.views).toBeGreaterThan(0);
+    expect(seen.time).toBeGreaterThan(1_700_000_000);
+    await page.close();
+  });
+
   it("shows the tree, plays from a track's start time, and asks a guest to log in to favourite", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: "zh-CN" });
     const problems = await watchProblems(page);

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
+import { randomToken } from "../lib/random-token.js";
 
 declare module "fastify" {
   interface FastifyReply {
@@ -26,7 +26,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev:
   app.decorateReply("scriptNonce", "");
   if (!opts.dev) {
     app.addHook("onRequest", async (_request, reply) => {
-      const nonce = randomBytes(16).toString("base64");
+      const nonce = randomToken(16);
       reply.scriptNonce = nonce;
       (reply.raw as NoncedResponse).scriptNonce = nonce;
     });

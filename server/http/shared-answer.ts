@@ -51,15 +51,20 @@ export class SharedAnswer {
   }
 }
 
-/** br when the client takes it, else gzip, else none (a `;q=0` refuses an encoding). */
-export function pickEncoding(acceptEncoding: string | undefined): Encoding | null {
-  const accepted = new Set(
+/** The encodings a client takes, lower-cased, without those it refuses with `;q=0`. */
+export function acceptedEncodings(acceptEncoding: string | undefined): Set<string> {
+  return new Set(
     (acceptEncoding ?? "")
       .split(",")
       .map((part) => part.trim().toLowerCase())
       .filter((part) => part && !/;\s*q=0(\.0*)?$/.test(part))
       .map((part) => part.split(";")[0].trim()),
   );
+}
+
+/** br when the client takes it, else gzip, else none. */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding | null {
+  const accepted = acceptedEncodings(acceptEncoding);
   if (accepted.has("br")) return "br";
   if (accepted.has("gzip") || accepted.has("*")) return "gzip";
   return null;

@@ -6,6 +6,8 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sendShared } from "../../http/shared-answer.js";
+import { sendSpliced } from "../../http/spliced-answer.js";
+import { suiteAnswer, suiteAnswerEnd } from "./suite-answer.js";
 import type { AppServices } from "../../services.js";
 
 export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
@@ -36,7 +38,8 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
     async (request, reply) => {
       const visitor = services.visitors.fromCookieHeader(request.headers.cookie, request.protocol === "https");
       if (visitor.setCookie) reply.header("set-cookie", visitor.setCookie);
-      return ok(await services.suites.musicInfo(request.query.id, visitor.id));
+      const { kept, views } = await services.suites.viewed(request.query.id, visitor.id);
+      return sendSpliced(request, reply, suiteAnswer(kept), suiteAnswerEnd(views));
     },
   );
 

@@ -67,17 +67,26 @@ export function suiteService(db: AppDatabase, now: () => Date = () => new Date()
     const row = await repo.findVisible(id);
     return row ? { info: toMusicInfo(row), writtenBeforeRead } : undefined;
   }
+  /**
+   * The kept data (the same object until it is re-read: its `views` is the read's) and the
+   * exact view count now, after counting the visitor's view (once a day, view-buffer.ts).
+   * Views are written in batches; the count includes the ones still waiting.
+   */
+  async function viewed(id: number, visitorId?: string): Promise<{ kept: MusicInfo; views: number }> {
+    const cached = await infos.get(String(id), () => read(id));
+    if (!cached) throw notFound(suiteMessages.missing);
+    if (visitorId) views.add({ itemId: id, visitorId, day: chinaDay(now()) });
+    const { info, writtenBeforeRead } = cached;
+    return { kept: info, views: info.views + views.addedFor(id) - writtenBeforeRead };
+  }
+
   return {
-    /**
-     * Counts the visitor's view (once a day, view-buffer.ts). Views are written in batches; the
-     * count shown includes the ones still waiting.
-     */
+    viewed,
+
+    /** The suite's data with the exact view count, after counting the visitor's view. */
     async musicInfo(id: number, visitorId?: string): Promise<MusicInfo> {
-      const cached = await infos.get(String(id), () => read(id));
-      if (!cached) throw notFound(suiteMessages.missing);
-      if (visitorId) views.add({ itemId: id, visitorId, day: chinaDay(now()) });
-      const { info, writtenBeforeRead } = cached;
-      return { ...info, views: info.views + views.addedFor(id) - writtenBeforeRead };
+      const { kept, views } = await viewed(id, visitorId);
+      return { ...kept, views };
     },
 
     /** After a write to one suite (an edit, a like, a favourite). */

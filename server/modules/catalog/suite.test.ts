@@ -1,4 +1,6 @@
-import { sortDjList } from "@contracts/suite";
+import { envelopeSchema } from "@contracts/envelope";
+import { musicInfoSchema, sortDjList } from "@contracts/suite";
+import { gunzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoMediaFixture } from "../../db/seed/demo-media.fixture.js";
@@ -71,6 +73,18 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     const [{ trackCount }] = await t.database.db.select({ trackCount: items.trackCount }).from(items).where(eq(items.id, mixId));
     expect(data.audioFiles).toBe(trackCount);
     expect(data.audioFiles).not.toBe(15);
+  });
+
+  it("sends the same answer gzip-compressed to clients that take it, valid against its schema", async () => {
+    const plain = await get(`id=${mixId}`, "vid=gzip_visitor_123456789");
+    const gz = await t.app.inject({
+      url: `/api/forntend/getmusicinfo?id=${mixId}`,
+      headers: { cookie: "vid=gzip_visitor_123456789", "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    const body = JSON.parse(gunzipSync(gz.rawPayload).toString());
+    expect(body).toEqual({ ...plain.json(), time: body.time });
+    expect(envelopeSchema(musicInfoSchema).parse(body).data.views).toBe(plain.json().data.views);
   });
 
   it("keeps track start times in the tree for the player's tracklist", async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomToken } from "../../lib/random-token.js";
 
 /** Anonymous visitor id (for once-per-day view counting and, later, play reports). */
 export const VISITOR_COOKIE = "vid";
@@ -18,7 +18,7 @@ export function visitorFromCookieHeader(cookieHeader: string | null | undefined,
     const value = rest.join("=");
     if (name === VISITOR_COOKIE && VISITOR_ID.test(value)) return { id: value };
   }
-  const id = randomBytes(16).toString("base64url");
+  const id = randomToken(16);
   const attrs = [`${VISITOR_COOKIE}=${id}`, "Path=/", `Max-Age=${ONE_YEAR_S}`, "HttpOnly", "SameSite=Lax"];
   if (secure) attrs.push("Secure");
   return { id, setCookie: attrs.join("; ") };
@@ -27,7 +27,12 @@ export function visitorFromCookieHeader(cookieHeader: string | null | undefined,
 // Built once: constructing an Intl.DateTimeFormat costs far more than formatting with it.
 const CHINA_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" });
 
+let lastDay = { minute: Number.NaN, day: "" };
+
 /** The calendar day in China, where the site's audience is: "once per visitor per day". */
 export function chinaDay(at: Date): string {
-  return CHINA_DAY.format(at);
+  // Asked on every page view: formatted once a minute (days change on a minute's boundary).
+  const minute = Math.floor(at.getTime() / 60_000);
+  if (minute !== lastDay.minute) lastDay = { minute, day: CHINA_DAY.format(at) };
+  return lastDay.day;
 }
