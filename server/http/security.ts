@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
 import { randomToken } from "../lib/random-token.js";
@@ -10,8 +9,6 @@ declare module "fastify" {
   }
 }
 
-type NoncedResponse = ServerResponse & { scriptNonce?: string };
-
 /**
  * Security headers with a Content-Security-Policy the site works under:
  * - scripts: our own files plus a per-request nonce for React Router's inline hydration scripts
@@ -22,38 +19,39 @@ type NoncedResponse = ServerResponse & { scriptNonce?: string };
  *   resolved at play time; images likewise (source-site covers).
  * Development (Vite HMR) gets no CSP.
  */
+const NONCE = "{nonce}";
+const CSP_DIRECTIVES: Record<string, string[]> = {
+  "default-src": ["'self'"],
+  "base-uri": ["'self'"],
+  "object-src": ["'none'"],
+  "frame-ancestors": ["'self'"],
+  "form-action": ["'self'"],
+  "script-src": ["'self'", `'nonce-${NONCE}'`],
+  "style-src": ["'self'", "'unsafe-inline'"],
+  "img-src": ["'self'", "data:", "blob:", "https:"],
+  "media-src": ["'self'", "blob:", "https:"],
+  "font-src": ["'self'", "data:"],
+  "connect-src": ["'self'"],
+  "worker-src": ["'self'", "blob:"],
+};
+// Serialized once, split around the nonce: helmet rebuilt the policy from its directives on
+// every request, ~8% of serving a suite's data.
+const [CSP_BEFORE_NONCE, CSP_AFTER_NONCE] = Object.entries(CSP_DIRECTIVES)
+  .map(([name, values]) => `${name} ${values.join(" ")}`)
+  .join("; ")
+  .split(NONCE);
+
 export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev: boolean }) {
   app.decorateReply("scriptNonce", "");
   if (!opts.dev) {
     app.addHook("onRequest", async (_request, reply) => {
       const nonce = randomToken(16);
       reply.scriptNonce = nonce;
-      (reply.raw as NoncedResponse).scriptNonce = nonce;
+      reply.header("content-security-policy", CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE);
     });
   }
   await app.register(helmet, {
-    contentSecurityPolicy: opts.dev
-      ? false
-      : {
-          useDefaults: false,
-          directives: {
-            defaultSrc: ["'self'"],
-            baseUri: ["'self'"],
-            objectSrc: ["'none'"],
-            frameAncestors: ["'self'"],
-            formAction: ["'self'"],
-            scriptSrc: [
-              "'self'",
-              (_req, res) => `'nonce-${(res as NoncedResponse).scriptNonce ?? ""}'`,
-            ],
-            styleSrc: ["'self'", "'unsafe-inline'"],
-            imgSrc: ["'self'", "data:", "blob:", "https:"],
-            mediaSrc: ["'self'", "blob:", "https:"],
-            fontSrc: ["'self'", "data:"],
-            connectSrc: ["'self'"],
-            workerSrc: ["'self'", "blob:"],
-          },
-        },
+    contentSecurityPolicy: false,
     // Covers and media may be embedded from other origins' pages (share cards).
     crossOriginResourcePolicy: { policy: "cross-origin" },
     crossOriginEmbedderPolicy: false,

@@ -8,7 +8,7 @@ import { viewLedger } from "./view-ledger.js";
  * batches, because on PGlite a write holds the only thread, so its length is what requests wait.
  */
 export const VIEW_FLUSH_MS = 1_000;
-const MAX_PENDING = 200;
+const MAX_PENDING = 100;
 /** Written views reach items.view_count (the lists and the "hot" order) within this time. */
 export const VIEW_FOLD_MS = 5 * 60_000;
 /** Items per fold statement (~0.3-0.5 ms each on PGlite), for the same reason as MAX_PENDING. */
