@@ -138,12 +138,28 @@ describe("home page", () => {
     const charts = page.getByRole("complementary", { name: "排行榜" });
     const weekMixes = await charts.locator("ol li").allInnerTexts();
     expect(weekMixes.length).toBeGreaterThan(0);
+    // Only the first chart comes with the page; the others are fetched when chosen.
+    const names = () => charts.locator("ol li a").allInnerTexts();
+    const rank = async (type: string, period: string) =>
+      ((await (await fetch(`${server.url}/api/forntend/getrank?site=djuu&type=${type}&period=${period}`)).json()).data.list as { name: string }[])
+        .slice(0, 10)
+        .map((i) => i.name);
     await charts.getByRole("tab", { name: "单曲榜" }).click();
-    const weekSingles = await charts.locator("ol li").allInnerTexts();
+    const weekSingles = await rank("single", "week");
+    expect(weekSingles.length).toBeGreaterThan(0);
+    await expect.poll(names).toEqual(weekSingles);
     expect(weekSingles).not.toEqual(weekMixes);
     await charts.getByRole("tab", { name: "季榜" }).click();
     expect(await charts.getByRole("tab", { name: "季榜" }).getAttribute("aria-selected")).toBe("true");
-    expect((await charts.locator("ol li").allInnerTexts()).length).toBeGreaterThanOrEqual(weekSingles.length);
+    await expect.poll(names).toEqual(await rank("single", "quarter"));
+    // A chart that cannot be fetched says so, and the others still switch.
+    await page.route("**/api/forntend/getrank**", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"code":0,"msg":"服务器内部错误"}' }));
+    await charts.getByRole("tab", { name: "月榜" }).click();
+    await charts.getByText("榜单加载失败，请稍后再试").waitFor();
+    await charts.getByRole("tab", { name: "季榜" }).click();
+    await expect.poll(names).toEqual(await rank("single", "quarter"));
+    await page.unroute("**/api/forntend/getrank**");
+    expect(problems.splice(0)).toEqual(["console.error: Failed to load resource: the server responded with a status of 500 (Internal Server Error)"]);
 
     const tabs = page.getByRole("tablist", { name: "推荐与收藏" });
     const box = page.locator("section", { has: tabs });

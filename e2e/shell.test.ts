@@ -69,6 +69,12 @@ describe("web shell (production build, CSP on)", () => {
     expect(inline.length).toBeGreaterThan(0);
     for (const attrs of inline) expect(attrs).toContain(`nonce="${nonce}"`);
     for (const text of ADMIN_MENU_TEXTS) expect(html).not.toContain(text);
+    // The scripts start after the first paint (finish-document.ts): no module preloads, and
+    // React Router's script imports the route modules dynamically. If a React Router upgrade
+    // changes its script's shape, this fails instead of the pages silently loading slower.
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html).not.toMatch(/import \* as route\d+ from/);
+    expect(html).toMatch(/requestAnimationFrame[^<]*\n\s*const \[route0, route1, route2\] = await Promise\.all\(\[import\("\/assets\/root-/);
   });
 
   it("hydrates in Chinese with no console errors and no CSP violations", async () => {

@@ -4,14 +4,15 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceContext } from "./lib/nonce";
-import { HeadInjector } from "./lib/style-injector";
+import { DocumentFinisher } from "./lib/finish-document";
 
 export const streamTimeout = 5_000;
 
 /**
  * Renders the whole document before sending it (onAllReady, for people and bots alike):
  * only then does the antd style cache hold every style the page uses, and those styles are
- * inlined into <head> so nothing flashes unstyled.
+ * inlined into <head> so nothing flashes unstyled. DocumentFinisher also makes the scripts
+ * start after the first paint.
  */
 export default function handleRequest(
   request: Request,
@@ -39,7 +40,7 @@ export default function handleRequest(
       {
         nonce,
         onAllReady() {
-          const body = new HeadInjector(() => extractStyle(cache));
+          const body = new DocumentFinisher(() => extractStyle(cache));
           body.once("end", () => clearTimeout(timer));
           resolve(
             new Response(createReadableStreamFromReadable(body), {

@@ -2,15 +2,20 @@ import { SITE_NAME } from "@contracts/site";
 import { useRouteError } from "react-router";
 import { ErrorPage, SafeErrorPage } from "../components/errors/ErrorPage";
 import { describeHomeLoadError } from "../components/errors/error-text";
+import { firstCharts } from "../components/charts/panel-charts";
 import { HomeView } from "../components/home/HomeView";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
 import type { Route } from "./+types/home";
 
-/** The same data as GET /api/forntend/index, through the in-process home service. */
+/**
+ * The same data as GET /api/forntend/index, through the in-process home service; of the charts
+ * only the one shown first (the panel fetches the others when chosen).
+ */
 export async function loader({ context }: Route.LoaderArgs) {
   try {
-    return await context.services.home.page();
+    const home = await context.services.home.page();
+    return { ...home, data: { ...home.data, side: firstCharts(home.data.side) } };
   } catch (err) {
     throw toRouteError(err, "服务器内部错误");
   }

@@ -1,6 +1,7 @@
 import { categoryMessages, getSortQuerySchema } from "@contracts/category";
 import { data, redirect } from "react-router";
 import { CategoryView } from "../components/category/CategoryView";
+import { firstCharts } from "../components/charts/panel-charts";
 import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
@@ -23,7 +24,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   });
   if (!query.success) throw data(query.error.issues[0]?.message ?? categoryMessages.missing, { status: 400 });
   try {
-    return { page: await context.services.categories.page(query.data), filter: query.data.filter };
+    const page = await context.services.categories.page(query.data);
+    // Of the charts only the one shown first: the panel fetches the others when chosen.
+    return { page: { ...page, side: firstCharts(page.side) }, filter: query.data.filter };
   } catch (err) {
     throw toRouteError(err, "服务器错误");
   }

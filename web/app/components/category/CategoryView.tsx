@@ -1,7 +1,8 @@
-import type { CategoryPage } from "@contracts/category";
+import type { CategoryPage as CategoryAnswer } from "@contracts/category";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ChartPanel } from "../charts/ChartPanel";
+import type { PanelCharts } from "../charts/panel-charts";
 import { ItemGrid, ItemList } from "../catalogue/CatalogueItems";
 import styles from "./category.module.css";
 
@@ -14,6 +15,9 @@ const LAYOUTS = [
   { code: "6", name: "6列" },
 ] as const;
 type Layout = (typeof LAYOUTS)[number]["code"];
+
+/** The category data as the page gets it: of the charts, those the panel starts with. */
+export type CategoryPage = Omit<CategoryAnswer, "side"> & { side: PanelCharts };
 
 /** Category page: breadcrumb, sort tabs, items (latest style when model_id is 2), pages, charts. */
 export function CategoryView({ page, filter }: { page: CategoryPage; filter: "new" | "hot" }) {

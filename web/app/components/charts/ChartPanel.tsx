@@ -1,8 +1,10 @@
 import { sideKey } from "@contracts/chart-keys";
-import type { ChartSide } from "@contracts/charts";
-import { useState } from "react";
+// Type-only: erased from the bundle, so no zod reaches the browser.
+import type { ChartItem } from "@contracts/charts";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import styles from "./charts.module.css";
+import { FIRST_CHART, fetchChart, PANEL_LINES, type PanelCharts } from "./panel-charts";
 
 const SITES = [
   { code: "djuu", name: "DJUU" },
@@ -23,15 +25,32 @@ const PERIODS = [
 type Type = (typeof TYPES)[number]["code"];
 type Period = (typeof PERIODS)[number]["code"];
 
-/** Charts panel (spec: site / type / period switches) over the `side` data the page loaded. */
-export function ChartPanel({ side }: { side: ChartSide }) {
-  const [site, setSite] = useState<string>(SITES[0].code);
-  const [type, setType] = useState<Type>("mix");
-  const [period, setPeriod] = useState<Period>("week");
+/**
+ * Charts panel (spec: site / type / period switches). It starts with the charts the page sent
+ * (panel-charts.ts: the one shown first) and fetches any other one when it is chosen.
+ */
+export function ChartPanel({ side }: { side: PanelCharts }) {
+  const [site, setSite] = useState<string>(FIRST_CHART.site);
+  const [type, setType] = useState<Type>(FIRST_CHART.type);
+  const [period, setPeriod] = useState<Period>(FIRST_CHART.period);
+  const [fetched, setFetched] = useState<Record<string, ChartItem[] | "failed">>({});
   // Singles have no day chart: switching to singles on 日榜 shows 周榜.
   const effectivePeriod = type === "single" && period === "day" ? "week" : period;
   const key = sideKey(type, effectivePeriod);
-  const list = (key && side[site]?.[key]) || [];
+  const chosen = `${site}/${key}`;
+  const known = key ? (side[site]?.[key] ?? fetched[chosen]) : [];
+
+  useEffect(() => {
+    if (known !== undefined) return;
+    let current = true;
+    fetchChart(site, type, effectivePeriod).then(
+      (list) => current && setFetched((f) => ({ ...f, [chosen]: list })),
+      () => current && setFetched((f) => ({ ...f, [chosen]: "failed" })),
+    );
+    return () => {
+      current = false;
+    };
+  }, [known, site, type, effectivePeriod, chosen]);
 
   return (
     <aside className={styles.panel} aria-label="排行榜">
@@ -44,9 +63,15 @@ export function ChartPanel({ side }: { side: ChartSide }) {
         value={effectivePeriod}
         onChange={setPeriod}
       />
-      {list.length ? (
+      {known === undefined ? (
+        <p className={styles.empty} aria-busy="true">
+          加载中…
+        </p>
+      ) : known === "failed" ? (
+        <p className={styles.empty}>榜单加载失败，请稍后再试</p>
+      ) : known.length ? (
         <ol className={styles.list}>
-          {list.slice(0, 10).map((item) => (
+          {known.slice(0, PANEL_LINES).map((item) => (
             <li key={item.id} className={styles.row}>
               <span className={item.rank <= 3 ? `${styles.rank} ${styles.top}` : styles.rank}>{item.rank}</span>
               <Link to={item.url} className={styles.name} title={item.name}>

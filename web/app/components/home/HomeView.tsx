@@ -1,8 +1,9 @@
-import type { CategoryLatest, HomeData } from "@contracts/home";
+import type { CategoryLatest, HomeData as HomeAnswer } from "@contracts/home";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ItemGrid, ItemList } from "../catalogue/CatalogueItems";
 import { ChartPanel } from "../charts/ChartPanel";
+import type { PanelCharts } from "../charts/panel-charts";
 import { Carousel } from "./Carousel";
 import { SearchPanel } from "./SearchPanel";
 import styles from "./home.module.css";
@@ -13,6 +14,9 @@ const TABS = [
 ] as const;
 
 /** Home: search on top, then a 16/8 split of carousel, tabs and latest lists beside the charts. */
+/** The home data as the page gets it: of the charts, those the panel starts with. */
+export type HomeData = Omit<HomeAnswer, "side"> & { side: PanelCharts };
+
 export function HomeView({ data }: { data: HomeData }) {
   return (
     <>
