@@ -13,10 +13,10 @@ const TABS = [
   { code: "favorites", name: "收藏" },
 ] as const;
 
-/** Home: search on top, then a 16/8 split of carousel, tabs and latest lists beside the charts. */
 /** The home data as the page gets it: of the charts, those the panel starts with. */
 export type HomeData = Omit<HomeAnswer, "side"> & { side: PanelCharts };
 
+/** Home: search on top, then a 16/8 split of carousel, tabs and latest lists beside the charts. */
 export function HomeView({ data }: { data: HomeData }) {
   return (
     <>
@@ -79,7 +79,7 @@ function TabbedLists({ data }: { data: HomeData }) {
 /** The newest items of a menu group (a list) or of a category (compact), with a 'more' link. */
 function LatestSection({ section, compact }: { section: CategoryLatest; compact?: boolean }) {
   return (
-    <section className={compact ? `${styles.box} ${styles.compact}` : styles.box} aria-label={section.name}>
+    <section className={`${styles.box} ${styles.latest} ${compact ? styles.compact : ""}`} aria-label={section.name}>
       <header className={styles.boxHead}>
         <h2 className={styles.boxTitle}>{compact ? section.name : `最新${section.name}`}</h2>
         <Link to={section.cidurl} className={styles.more} aria-label={`更多${section.name}`}>

@@ -10,6 +10,12 @@ describe("detail page formats", () => {
   it("dates in China time", () => {
     expect(formatChinaDate(Date.UTC(2026, 10, 21, 16, 30) / 1000)).toBe("2026年11月22日");
     expect(formatMonthDay(Date.UTC(2026, 10, 21, 16, 30) / 1000)).toBe("11-22");
+    // The same days as Intl's Asia/Shanghai, across years, month ends and midnights.
+    const intl = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" });
+    for (let t = Date.UTC(1995, 0, 1) / 1000; t < Date.UTC(2031, 0, 1) / 1000; t += 86_400 * 37 + 3_607) {
+      const [y, m, d] = intl.format(new Date(t * 1000)).split("-");
+      expect(formatChinaDate(t), String(t)).toBe(`${y}年${m}月${d}日`);
+    }
   });
   it("counts", () => {
     expect(formatCount(999)).toBe("999");
