@@ -63,6 +63,7 @@ describe("suite detail page", () => {
     const problems = await watchProblems(page);
     await page.goto(`${server.url}/site/${timed.id}.html`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toContain(timed.title);
+    await page.waitForSelector("html[data-hydrated]"); // the buttons work once React has hydrated
     const leaves = page.getByRole("treeitem").filter({ has: page.getByTitle("从这里播放") });
     expect(await leaves.count()).toBeGreaterThan(1);
     // The global player bar is hidden on this page.
