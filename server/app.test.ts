@@ -39,6 +39,10 @@ describe.each(testEngines())("buildApp on %s", (engine) => {
     expect(csp).not.toMatch(/style-src[^;]*nonce/);
     expect(b.headers["content-security-policy"]).not.toBe(csp);
     expect(a.headers["x-content-type-options"]).toBe("nosniff");
+    // API answers are data: a strict policy, without a nonce to make.
+    const api = await app.inject("/api/no/such/thing");
+    expect(api.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(api.headers["x-content-type-options"]).toBe("nosniff");
   });
 
   it("answers unknown API paths with the 404 envelope", async () => {

@@ -41,10 +41,17 @@ const [CSP_BEFORE_NONCE, CSP_AFTER_NONCE] = Object.entries(CSP_DIRECTIVES)
   .join("; ")
   .split(NONCE);
 
+/** API answers are data, never a document: nothing may load from them or frame them. */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev: boolean }) {
   app.decorateReply("scriptNonce", "");
   if (!opts.dev) {
-    app.addHook("onRequest", async (_request, reply) => {
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.url.startsWith("/api/") && !request.url.startsWith("/api/docs")) {
+        reply.header("content-security-policy", API_CSP);
+        return;
+      }
       const nonce = randomToken(16);
       reply.scriptNonce = nonce;
       reply.header("content-security-policy", CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE);
