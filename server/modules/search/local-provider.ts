@@ -12,7 +12,8 @@ export const LOCAL_SEARCH_CAP = 500;
  */
 export const LOCAL_SEARCH_CAP_ONE_CHAR = 200;
 
-const capFor = (keyword: string, cap: number) => (/^\p{Script=Han}$/u.test(keyword) ? Math.min(cap, LOCAL_SEARCH_CAP_ONE_CHAR) : cap);
+const isOneHan = (keyword: string) => /^\p{Script=Han}$/u.test(keyword);
+const capFor = (keyword: string, cap: number) => (isOneHan(keyword) ? Math.min(cap, LOCAL_SEARCH_CAP_ONE_CHAR) : cap);
 
 /** Our own catalogue (items of every source site, collected or uploaded), through the trigram index. */
 export function localProvider(db: AppDatabase, options: { cap?: number; timeoutMs?: number } = {}): SearchProvider {
@@ -40,6 +41,8 @@ export function localProvider(db: AppDatabase, options: { cap?: number; timeoutM
         limit: Math.min(q.pageSize, cap - offset),
         offset,
         cap,
+        // No trigram narrows one character: its hits are read by walking the items.
+        walkInIdOrder: isOneHan(keyword),
       });
       const capped = total > cap;
       return { list: rows.map(toCatalogueItem), total: capped ? cap : total, capped };
