@@ -44,7 +44,7 @@ export function toMusicInfo(row: SuiteRow): MusicInfo {
 
 /**
  * A suite's data is read once and kept until a write calls `forget(id)` or `invalidate()`
- * (ADR 0012), so a suite's page costs no query but the returning visitor's view check. Past
+ * (ADR 0012), so a suite's page costs no query (views are deduped in memory). Past
  * SUITE_INFO_FRESH_MS it is re-read in the background while the kept copy is still served.
  * Its view count stays exact meanwhile: the row's count, plus the views this process added
  * since the row was read that the row cannot hold (the batched writes of view-buffer.ts).

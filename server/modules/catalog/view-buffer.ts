@@ -36,8 +36,8 @@ export interface ViewBuffer {
 
 /**
  * A page view used to be one write transaction per request. Views are now deduped in memory
- * (view-ledger.ts), counted per item, and the counts written together into item_views' narrow
- * successor, item_view_deltas; a failed batch is kept for the next try. A fold moves the
+ * (view-ledger.ts), counted per item, and the counts written together into the narrow
+ * item_view_deltas table; a failed batch is kept for the next try. A fold moves the
  * deltas into items.view_count in small chunks (see the schema for why the two steps).
  * One buffer per database, shared by every service instance of the process.
  */
