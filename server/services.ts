@@ -18,7 +18,9 @@ import { sessionService } from "./modules/accounts/session-service.js";
 export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) {
   const charts = chartsService(db);
   const categories = categoryService(db, charts);
-  const categoryPageAnswers = categoryAnswers(categories);
+  // A kept answer whose background refresh fails is still served: say so in the log.
+  const refreshFailed = (what: string) => (key: string, err: unknown) => logger.warn({ err, key }, `${what} refresh failed`);
+  const categoryPageAnswers = categoryAnswers(categories, refreshFailed("category page"));
   return {
     search: searchService([localProvider(db)], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
@@ -35,7 +37,7 @@ export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) 
     charts,
     home: homeService(db, charts),
     navigation: navigationService(db),
-    suites: suiteService(db),
+    suites: suiteService(db, undefined, refreshFailed("suite")),
     visitors: { fromCookieHeader: visitorFromCookieHeader },
     sessions: sessionService(db),
     plays: playsService(db),

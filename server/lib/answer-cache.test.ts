@@ -5,9 +5,10 @@ import { answerCache } from "./answer-cache.js";
 function setup(options = { freshMs: 100, maxStaleMs: 1000, maxEntries: 3 }) {
   let clock = 0;
   const loads: string[] = [];
+  const refreshErrors: string[] = [];
   let failing = false;
   let gate: Promise<void> = Promise.resolve();
-  const cache = answerCache<string>(options, () => clock);
+  const cache = answerCache<string>({ ...options, onRefreshError: (key) => refreshErrors.push(key) }, () => clock);
   const get = (key: string) =>
     cache.get(key, async () => {
       loads.push(key);
@@ -20,6 +21,7 @@ function setup(options = { freshMs: 100, maxStaleMs: 1000, maxEntries: 3 }) {
     cache,
     get,
     loads,
+    refreshErrors,
     tick: (ms: number) => (clock += ms),
     fail: (on: boolean) => (failing = on),
     hold() {
@@ -69,6 +71,7 @@ describe("answerCache", () => {
     expect(await c.get("a")).toBe("a1");
     await settle();
     expect(c.loads).toEqual(["a", "a", "a"]);
+    expect(c.refreshErrors).toEqual(["a", "a"]); // reported, not silent
     c.fail(false);
     await c.get("a");
     await settle();

@@ -17,6 +17,8 @@ export interface AnswerCacheOptions {
   freshMs: number;
   maxStaleMs: number;
   maxEntries: number;
+  /** A background refresh failed (the old value stays): for the log, so it is not silent. */
+  onRefreshError?: (key: string, err: unknown) => void;
 }
 
 interface Entry<T> {
@@ -26,7 +28,7 @@ interface Entry<T> {
 }
 
 export function answerCache<T>(options: AnswerCacheOptions, now: () => number = Date.now) {
-  const { freshMs, maxStaleMs, maxEntries } = options;
+  const { freshMs, maxStaleMs, maxEntries, onRefreshError } = options;
   const entries = new Map<string, Entry<T>>();
 
   function store(key: string, entry: Entry<T>) {
@@ -52,8 +54,9 @@ export function answerCache<T>(options: AnswerCacheOptions, now: () => number = 
         // An invalidate() or forget() meanwhile wins: this load may have read the old data.
         if (entries.get(key) === stale) store(key, { loadedAt: started, value: Promise.resolve(value), refreshing: false });
       },
-      () => {
+      (err: unknown) => {
         stale.refreshing = false;
+        onRefreshError?.(key, err);
       },
     );
   }

@@ -22,11 +22,15 @@ const SORT_ANSWER_MAX = 4_000;
 const pageFields = categoryPageSchema.omit({ side: true });
 const envelopeFields = envelopeSchema(z.null()).omit({ data: true });
 
-export function categoryAnswers(categories: Pick<CategoryService, "page">) {
+export function categoryAnswers(
+  categories: Pick<CategoryService, "page">,
+  onRefreshError?: (key: string, err: unknown) => void,
+) {
   const cache = answerCache<SharedAnswer>({
     freshMs: SORT_ANSWER_FRESH_MS,
     maxStaleMs: SORT_ANSWER_MAX_STALE_MS,
     maxEntries: SORT_ANSWER_MAX,
+    onRefreshError,
   });
   async function build(query: GetSortQuery): Promise<SharedAnswer> {
     const { side, ...data } = await categories.page(query);

@@ -53,13 +53,18 @@ export const SUITE_INFO_FRESH_MS = 60_000;
 const SUITE_INFO_MAX_STALE_MS = 10 * 60_000;
 const SUITE_INFO_MAX = 10_000;
 
-export function suiteService(db: AppDatabase, now: () => Date = () => new Date()) {
+export function suiteService(
+  db: AppDatabase,
+  now: () => Date = () => new Date(),
+  onRefreshError?: (key: string, err: unknown) => void,
+) {
   const repo = suiteRepo(db);
   const views = viewBuffer(db);
   const infos = answerCache<{ info: MusicInfo; writtenBeforeRead: number } | undefined>({
     freshMs: SUITE_INFO_FRESH_MS,
     maxStaleMs: SUITE_INFO_MAX_STALE_MS,
     maxEntries: SUITE_INFO_MAX,
+    onRefreshError,
   });
   async function read(id: number) {
     // Views added before the read and already written are in the row's count.
