@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sendShared } from "../../http/shared-answer.js";
 import { sendSpliced } from "../../http/spliced-answer.js";
+import { visitorId } from "../../http/visitor.js";
 import { suiteAnswer, suiteAnswerEnd } from "./suite-answer.js";
 import type { AppServices } from "../../services.js";
 
@@ -36,9 +37,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       },
     },
     async (request, reply) => {
-      const visitor = services.visitors.fromCookieHeader(request.headers.cookie, request.protocol === "https");
-      if (visitor.setCookie) reply.header("set-cookie", visitor.setCookie);
-      const { kept, views } = await services.suites.viewed(request.query.id, visitor.id);
+      const { kept, views } = await services.suites.viewed(request.query.id, visitorId(request, reply));
       return sendSpliced(request, reply, suiteAnswer(kept), suiteAnswerEnd(views));
     },
   );
