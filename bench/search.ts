@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { searchQuerySchema } from "../contracts/search.js";
 import { openDatabase } from "../server/db/open.js";
 import { seedDemoCatalogue } from "../server/db/seed/index.js";
-import { prepareDemoMedia } from "../server/modules/media/prepare-demo-media.js";
+import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
 import { LOCAL_SEARCH_CAP, localProvider } from "../server/modules/search/local-provider.js";
 import { searchService } from "../server/modules/search/service.js";
 

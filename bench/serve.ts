@@ -21,7 +21,7 @@ import { openDatabase } from "../server/db/open.js";
 import { seedDemoCatalogue } from "../server/db/seed/index.js";
 import { queryRows } from "../server/db/sql.js";
 import { chartsService } from "../server/modules/charts/service.js";
-import { prepareDemoMedia } from "../server/modules/media/prepare-demo-media.js";
+import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
 
 export interface BenchTarget {
   port: number;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareDemoMedia, type PreparedDemoMedia } from "../server/modules/media/prepare-demo-media.js";
+import { prepareDemoMedia, type PreparedDemoMedia } from "../server/demo-media/prepare-demo-media.js";
 import { startMediaServer } from "../server/modules/media/test-http.js";
 import { launchBrowser } from "./browser.js";
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import type { Page } from "playwright-core";
 import type { ServerBuild } from "react-router";
 import { seedDemoCatalogue } from "../server/db/seed/index";
-import { prepareDemoMedia } from "../server/modules/media/prepare-demo-media";
+import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media";
 import { createTestApp } from "../server/testing/test-app";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How the committed demo media in assets/demo/ and public/img/noimage.png were made.
 # Build-time only: needs ffmpeg (libmp3lame, libx264, libwebp) and Debian's Chromium; the site
-# itself never runs this (server/modules/media/prepare-demo-media.ts copies the results and
+# itself never runs this (server/demo-media/prepare-demo-media.ts copies the results and
 # builds the 60+ minute mix from the mp3 loops in pure Node).
 set -euo pipefail
 cd "$(dirname "$0")/.."

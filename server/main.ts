@@ -5,7 +5,7 @@ import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
 import { scheduleChartRebuilds } from "./modules/charts/scheduler.js";
-import { prepareDemoMedia } from "./modules/media/prepare-demo-media.js";
+import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 
 /** config -> database -> demo data -> app -> listen; SIGTERM finishes in-flight requests first. */
 async function main() {

@@ -5,7 +5,7 @@
  * with the bit reservoir off (every main_data_begin = 0) each frame decodes on its own.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { mainDataBegin, parseMp3, readFrameHeader } from "../../server/modules/media/mp3-frames.js";
+import { mainDataBegin, parseMp3, readFrameHeader } from "../../server/demo-media/mp3-frames.js";
 
 const [input, output, startArg, countArg] = process.argv.slice(2);
 if (!input || !output || !startArg || !countArg) throw new Error("usage: slice-mp3.ts IN OUT START COUNT");

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { loadConfig } from "../../config.js";
-import { prepareDemoMedia } from "../../modules/media/prepare-demo-media.js";
+import { prepareDemoMedia } from "../../demo-media/prepare-demo-media.js";
 import { openDatabase } from "../open.js";
 import { seedDemoCatalogue } from "./index.js";
 

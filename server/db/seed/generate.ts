@@ -1,4 +1,4 @@
-import type { DemoMedia, DemoMediaFile } from "../../modules/media/demo-media.types.js";
+import type { DemoMedia, DemoMediaFile } from "../../demo-media/demo-media.types.js";
 import { buildSearchText } from "../../modules/search/search-text.js";
 import type { items } from "../schema/index.js";
 import { MIX_CATEGORIES, SINGLE_CATEGORIES } from "./categories.js";

@@ -1,5 +1,5 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import type { DemoMedia } from "../../modules/media/demo-media.types.js";
+import type { DemoMedia } from "../../demo-media/demo-media.types.js";
 import { bulkInsert } from "../bulk.js";
 import { appSettings, blockItems, blocks, categories, items, playEvents, sourceSites } from "../schema/index.js";
 import { queryRows } from "../sql.js";

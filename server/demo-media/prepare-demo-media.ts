@@ -10,10 +10,10 @@ import { fileURLToPath } from "node:url";
 import type { DemoMedia, DemoMediaFile } from "./demo-media.types.js";
 import { buildLongMix, type LongMixTrack } from "./long-mix.js";
 import { hlsDurationSec, mp3DurationSec, mp4DurationSec, round3 } from "./media-probe.js";
-import { mimeTypeOf } from "./mime.js";
+import { mimeTypeOf } from "../modules/media/mime.js";
 
 /** The committed demo assets (repository root/assets/demo). */
-export const DEMO_ASSETS_DIR = fileURLToPath(new URL("../../../assets/demo/", import.meta.url));
+export const DEMO_ASSETS_DIR = fileURLToPath(new URL("../../assets/demo/", import.meta.url));
 /** Where the media routes expose DATA_DIR/media. */
 export const MEDIA_URL_PREFIX = "/media";
 export const LONG_MIX_PATH = "mix/demo-mix-66min.mp3";
