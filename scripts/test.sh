@@ -6,6 +6,13 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 mkdir -p test-results
 
+# The site runs on Node.js >= 24 (package.json engines): ./npmw provides it on older machines.
+echo "== node $(node --version)"
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 24 ]; then
+  echo "ERROR: Node.js $(node --version) is older than 24: run the tests with ./npmw test" >&2
+  exit 1
+fi
+
 bash scripts/ensure-browser.sh || { echo "could not install chromium/fonts-noto-cjk"; exit 1; }
 echo "== build (the e2e tests run the production build)"
 npx react-router build >test-results/build.log 2>&1 || { cat test-results/build.log; exit 1; }

@@ -56,7 +56,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ host: config.host, port: config.port });
-  logger.info(`DJ搜索引擎网 is up at ${config.publicUrl}`);
+  logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
 }
 
 main().catch((err) => {
