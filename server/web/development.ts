@@ -2,7 +2,7 @@ import path from "node:path";
 import middie from "@fastify/middie";
 import type { FastifyInstance } from "fastify";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import { isExcluded, type PageHandler } from "./shared";
+import { isExcluded, type PageHandler, routerContext } from "./shared";
 
 /**
  * Vite in middleware mode: it serves modules and HMR (over our own HTTP server, one port),
@@ -29,6 +29,6 @@ export async function setupDevelopment(
   });
   return async (request, context) => {
     const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
-    return createRequestHandler(build, "development")(request, context);
+    return createRequestHandler(build, "development")(request, routerContext(build, context));
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { AppLoadContext } from "react-router";
+import type { AppContext } from "../../web/app/lib/app-context";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import type { GetLoadContext } from "./load-context";
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded, type PageHandler } from "./shared";
@@ -34,7 +34,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
     scope.get("/*", async (request: FastifyRequest, reply: FastifyReply) => {
       if (isExcluded(request.url, excluded)) return reply.callNotFound();
       const extra = await opts.getLoadContext(request, reply);
-      const context: AppLoadContext = { ...extra, cspNonce: reply.scriptNonce ?? "" };
+      const context: AppContext = { ...extra, cspNonce: reply.scriptNonce ?? "" };
       const response = await handle(toFetchRequest(request, reply), context);
       return sendFetchResponse(reply, response);
     });

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import type { PageHandler } from "./shared";
+import { type PageHandler, routerContext } from "./shared";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 /** Unhashed public files (favicon, robots.txt, images) may change with a deploy. */
@@ -29,5 +29,5 @@ export async function setupProduction(scope: FastifyInstance, root: string): Pro
   });
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
   const handler = createRequestHandler(build, "production");
-  return (request, context) => handler(request, context);
+  return (request, context) => handler(request, routerContext(build, context));
 }

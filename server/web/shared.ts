@@ -1,7 +1,19 @@
-import type { AppLoadContext } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { AppContext } from "../../web/app/lib/app-context";
+import type * as EntryServer from "../../web/app/entry.server";
 
 /** Renders one page request (production build or Vite's current build in development). */
-export type PageHandler = (request: Request, context: AppLoadContext) => Promise<Response>;
+export type PageHandler = (request: Request, context: AppContext) => Promise<Response>;
+
+/**
+ * React Router's request context holding `values` under the key the build's own modules use
+ * (the server's copy of web/app/lib/app-context.ts would be another key): entry.server
+ * re-exports it.
+ */
+export function routerContext(build: ServerBuild, values: AppContext): RouterContextProvider {
+  const { appContext } = build.entry.module as unknown as typeof EntryServer;
+  return new RouterContextProvider(new Map([[appContext, values]]));
+}
 
 /**
  * Paths that belong to the API, media and health plugins; an unknown one is their 404.

@@ -1,10 +1,14 @@
 import { createCache, extractStyle, StyleProvider } from "@ant-design/cssinjs";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { appContext } from "./lib/app-context";
 import { NonceContext } from "./lib/nonce";
 import { DocumentFinisher } from "./lib/finish-document";
+
+/** The server puts its context under the build's own key (server/web/shared.ts). */
+export { appContext };
 
 export const streamTimeout = 5_000;
 
@@ -19,13 +23,13 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const nonce = loadContext.cspNonce || undefined;
+  const nonce = loadContext.get(appContext).cspNonce || undefined;
   const cache = createCache();
 
   return new Promise<Response>((resolve, reject) => {

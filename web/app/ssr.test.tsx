@@ -1,8 +1,9 @@
 import { Button } from "antd";
-import { type AppLoadContext, createRequestHandler } from "react-router";
+import { createRequestHandler, RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SafeErrorPage } from "./components/errors/ErrorPage";
 import { GuardGate } from "./guards/GuardGate";
+import { type AppContext, appContext } from "./lib/app-context";
 import * as root from "./root";
 import { testServerBuild } from "./test-support/server-build";
 
@@ -14,7 +15,7 @@ function render(path: string, pages: Record<string, Record<string, unknown>>) {
     ...Object.entries(pages).map(([p, module]) => ({ id: p, parentId: "root", path: p, module })),
   ]);
   // These pages have no loaders, so they need no services.
-  const context = { cspNonce: NONCE } as AppLoadContext;
+  const context = new RouterContextProvider(new Map([[appContext, { cspNonce: NONCE } as AppContext]]));
   return createRequestHandler(build, "production")(new Request(`http://test${path}`), context);
 }
 

@@ -5,12 +5,13 @@ import { TopNav } from "../components/nav/TopNav";
 import { PlayerHost } from "../components/player/PlayerHost";
 import { GuardGate } from "../guards/GuardGate";
 import type { RouteHandle } from "../guards/types";
+import { appContext } from "../lib/app-context";
 import type { Route } from "./+types/default";
 import styles from "./default.module.css";
 
 /** The menu comes from the categories, through the in-process navigation service. */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { nav: await context.services.navigation.topNav() };
+  return { nav: await context.get(appContext).services.navigation.topNav() };
 }
 
 /** Categories change only in the back office: moving between pages needn't reload the menu. */

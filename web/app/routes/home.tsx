@@ -4,6 +4,7 @@ import { ErrorPage, SafeErrorPage } from "../components/errors/ErrorPage";
 import { describeHomeLoadError } from "../components/errors/error-text";
 import { firstCharts } from "../components/charts/panel-charts";
 import { HomeView } from "../components/home/HomeView";
+import { appContext } from "../lib/app-context";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
 import type { Route } from "./+types/home";
@@ -14,14 +15,14 @@ import type { Route } from "./+types/home";
  */
 export async function loader({ context }: Route.LoaderArgs) {
   try {
-    const home = await context.services.home.page();
+    const home = await context.get(appContext).services.home.page();
     return { ...home, data: { ...home.data, side: firstCharts(home.data.side) } };
   } catch (err) {
     throw toRouteError(err, "服务器内部错误");
   }
 }
 
-export const meta = ({ data: loaded }: Route.MetaArgs) => {
+export const meta = ({ loaderData: loaded }: Route.MetaArgs) => {
   if (!loaded) return pageMeta();
   return [
     { title: loaded.title || SITE_NAME },

@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { CategoryView } from "../components/category/CategoryView";
 import { firstCharts } from "../components/charts/panel-charts";
 import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
+import { appContext } from "../lib/app-context";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
 import type { Route } from "./+types/sort";
@@ -11,8 +12,7 @@ import type { Route } from "./+types/sort";
  * Spec section 2: a trailing .html is stripped. We redirect (301) to the bare address so each
  * category has one canonical URL: /sort/club.html -> /sort/club.
  */
-export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   if (params.diyname.endsWith(".html")) {
     const bare = params.diyname.slice(0, -".html".length);
     throw redirect(`/sort/${encodeURIComponent(bare)}${url.search}`, 301);
@@ -24,7 +24,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   });
   if (!query.success) throw data(query.error.issues[0]?.message ?? categoryMessages.missing, { status: 400 });
   try {
-    const page = await context.services.categories.page(query.data);
+    const page = await context.get(appContext).services.categories.page(query.data);
     // Of the charts only the one shown first: the panel fetches the others when chosen.
     return { page: { ...page, side: firstCharts(page.side) }, filter: query.data.filter };
   } catch (err) {
@@ -32,7 +32,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
 }
 
-export const meta = ({ data: loaded, error }: Route.MetaArgs) => {
+export const meta = ({ loaderData: loaded, error }: Route.MetaArgs) => {
   // A literal, not categoryMessages: importing contracts' schemas would ship zod to the browser.
   if (error || !loaded) return pageMeta("分类不存在");
   const { page } = loaded;

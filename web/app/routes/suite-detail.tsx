@@ -3,6 +3,7 @@ import { data } from "react-router";
 import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
 import { SuiteDetailView } from "../components/suite/SuiteDetailView";
 import type { RouteHandle } from "../guards/types";
+import { appContext } from "../lib/app-context";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
 import type { Route } from "./+types/suite-detail";
@@ -16,16 +17,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const match = DETAIL_FILE.exec(params.file);
   const id = match ? Number(match[1]) : NaN;
   if (!(id <= 2_147_483_647)) throw data(suiteMessages.badPath, { status: 404 });
-  const visitor = context.services.visitors.fromCookieHeader(request.headers.get("cookie"));
+  const { services } = context.get(appContext);
+  const visitor = services.visitors.fromCookieHeader(request.headers.get("cookie"));
   try {
-    const info = await context.services.suites.musicInfo(id, visitor.id);
+    const info = await services.suites.musicInfo(id, visitor.id);
     return data({ info }, visitor.setCookie ? { headers: { "Set-Cookie": visitor.setCookie } } : undefined);
   } catch (err) {
     throw toRouteError(err, suiteMessages.serverError);
   }
 }
 
-export const meta = ({ data: loaded, error }: Route.MetaArgs) => {
+export const meta = ({ loaderData: loaded, error }: Route.MetaArgs) => {
   if (error || !loaded) return pageMeta(error ? "页面不存在" : undefined);
   const { info } = loaded;
   return [

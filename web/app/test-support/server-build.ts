@@ -75,12 +75,8 @@ export function testServerBuild(routes: TestRoute[]): ServerBuild {
     publicPath: "/",
     assetsBuildDirectory: "build/client",
     future: {
+      unstable_enableNodeReadableStream: false,
       unstable_optimizeDeps: false,
-      v8_passThroughRequests: false,
-      v8_trailingSlashAwareDataRequests: false,
-      v8_middleware: false,
-      v8_splitRouteModules: false,
-      v8_viteEnvironmentApi: false,
     },
     ssr: true,
     isSpaMode: false,
