@@ -7,7 +7,7 @@
  *   npx tsx bench/lighthouse.ts --url http://127.0.0.1:3000   # a server that is already running
  *
  * Without --url it starts bench/serve.ts --web (the real app on the seeded benchmark database,
- * see bench/api.ts). Lighthouse 12 is fetched on demand with `npx --yes lighthouse@12` (a
+ * see bench/api.ts). Lighthouse 13 is fetched on demand with `npx --yes lighthouse@13` (a
  * benchmark-only tool: not a dependency, so the test install stays small).
  * Each page is run `--runs` times (default 5) and judged by the median score, as Lighthouse
  * advises for its run-to-run variance; every run is listed too.
@@ -67,7 +67,7 @@ async function lighthouseOnce(url: string, dir: string) {
   const flags = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
   await run(
     "npx",
-    ["--yes", "lighthouse@12", url, "--quiet", "--only-categories=performance", "--output=json", `--output-path=${out}`, `--chrome-flags=${flags}`],
+    ["--yes", "lighthouse@13", url, "--quiet", "--only-categories=performance", "--output=json", `--output-path=${out}`, `--chrome-flags=${flags}`],
     { env: { ...process.env, CHROME_PATH: "/usr/bin/chromium" }, maxBuffer: 64 * 1024 * 1024 },
   );
   const report = JSON.parse(await readFile(out, "utf8"));
@@ -132,7 +132,7 @@ try {
     return { page: `${name} ${p}`, runs: of.length, "median score": median("score"), "median TBT ms": median("TBT ms"), "worst CLS": Math.max(...of.map((r) => Number(r.CLS))) };
   });
   console.table(medians);
-  console.log(`Lighthouse 12, mobile preset (simulated throttling), ${server.base}; load = 1-min load average before the run (${os.cpus().length} cores)`);
+  console.log(`Lighthouse 13, mobile preset (simulated throttling), ${server.base}; load = 1-min load average before the run (${os.cpus().length} cores)`);
 } finally {
   server.stop();
   await rm(dir, { recursive: true, force: true });
