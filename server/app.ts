@@ -55,11 +55,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
-  const services = createServices(deps.database.db, app.log);
+  const services = createServices({
+    db: deps.database.db,
+    logger: app.log,
+    publicUrl: config.publicUrl,
+    chartsRebuildIntervalMs: config.chartsRebuildIntervalMs,
+  });
   app.decorate("deps", deps);
   app.decorate("services", services);
-  // Page views are written in batches; the last batch is written before the database closes.
+  // Charts are aggregated in the background: once the app is ready, then every interval.
+  app.addHook("onReady", async () => {
+    if (config.chartsRebuildIntervalMs > 0) services.chartScheduler.start();
+  });
+  // Before the database closes: the running rebuild ends, and the last batch of views is written.
   app.addHook("onClose", async () => {
+    await services.chartScheduler.stop();
     await services.suites.flushViews();
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -77,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(catalogRoutes, { services });
   await app.register(chartRoutes, { services });
   await app.register(homeRoutes, { services });
-  await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
+  await app.register(seoRoutes, { services });
   await app.register(searchRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
