@@ -54,6 +54,7 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
     categoryAnswers: categoryAnswers(categories, { caches, bus }),
     home: homeService(db, { charts, caches, bus }),
     navigation: navigationService(db, { caches, bus }),
+    views,
     suites: suiteService(db, { caches, bus, views }),
     seo: seoService(db, { publicUrl, caches, bus }),
     search: searchService([localProvider(db)], {

@@ -8,6 +8,8 @@
  * - `itemCounts`: only the counters of these items changed (likes, favourites, downloads,
  *   comments): their pages change, no list does.
  * - `categories`, `blocks`, `sources`: rows of those tables changed (names, order, switches).
+ * - `charts`: the charts were rebuilt from plays (not a catalogue write; answers that show
+ *   charts refresh in the background rather than drop).
  */
 export type ChangeAction = "created" | "updated" | "deleted";
 
@@ -16,6 +18,7 @@ export type CatalogueEvent =
   | { type: "itemCounts"; ids: number[] }
   | { type: "categories"; action: ChangeAction; ids: number[] }
   | { type: "blocks"; action: ChangeAction; ids: number[] }
-  | { type: "sources"; action: ChangeAction; codes: string[] };
+  | { type: "sources"; action: ChangeAction; codes: string[] }
+  | { type: "charts" };
 
 export type CatalogueEventType = CatalogueEvent["type"];

@@ -109,6 +109,15 @@ export class Cache<V> {
     return this.entries.get(key)?.settled;
   }
 
+  /**
+   * Marks every kept value stale: each is still served, and its next request starts a
+   * background refresh (for data that moved but is not wrong, such as a rebuilt chart).
+   */
+  markStale(): void {
+    const past = this.now() - this.freshMs - 1;
+    for (const entry of this.entries.values()) if (entry.loadedAt > past) entry.loadedAt = past;
+  }
+
   /** Drops one key (the next get loads anew). */
   delete(key: string): void {
     const entry = this.entries.get(key);

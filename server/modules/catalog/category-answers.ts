@@ -43,6 +43,7 @@ export function categoryAnswers(
     sizeOf: (answer) => answer.bytesHeld,
   });
   bus.subscribe((event) => {
+    if (event.type === "charts") return cache.markStale();
     if (event.type === "categories" || event.type === "sources") return cache.clear();
     if (event.type !== "items") return;
     const diynames = categories.diynamesCovering(event.categoryIds);

@@ -72,9 +72,11 @@ export function homeService(
   { charts, caches, bus }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; bus: EventBus },
 ) {
   const repo = homeRepo(db);
-  const home = caches.create<HomePage>({ name: "home", maxEntries: 1, freshMs: HOME_CACHE_MS });
+  // Past HOME_CACHE_MS it is rebuilt in the background while the kept page is still served.
+  const home = caches.create<HomePage>({ name: "home", maxEntries: 1, freshMs: HOME_CACHE_MS, staleMs: 10 * 60_000 });
   const shown = new WeakMap<HomePage, Set<number>>();
   bus.subscribe((event) => {
+    if (event.type === "charts") return home.markStale();
     if (event.type !== "itemCounts") return home.clear();
     // The most-favourited list moves with counts: only a page that shows one of the items changes.
     const page = home.peek("");
