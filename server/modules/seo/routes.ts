@@ -1,12 +1,14 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
+import { declareAccess } from "../../http/auth.js";
 import { seoService } from "./service.js";
 
 const CACHE = "public, max-age=3600";
 const XML = "application/xml; charset=utf-8";
 
 export const seoRoutes: FastifyPluginAsync<{ db: AppDatabase; publicUrl: string }> = async (app, opts) => {
+  declareAccess(app, "public");
   const seo = seoService(opts.db, opts.publicUrl);
   const hide = { schema: { hide: true } };
 
