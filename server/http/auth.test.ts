@@ -71,6 +71,13 @@ describe("declaring access levels", () => {
     await expect(bare.ready()).rejects.toThrow(/POST \/api\/forgot declares no access level/);
   });
 
+  it("must be registered before any route", async () => {
+    const late = Fastify();
+    app = late;
+    late.get("/early", async () => "x");
+    await expect(late.register(authPlugin, { sessions: fakeSessions().sessions })).rejects.toThrow(/before any route/);
+  });
+
   it("refuses unknown levels and optionalUser outside public routes", async () => {
     const bare = Fastify();
     app = bare;

@@ -187,6 +187,8 @@ export function withAccess<O extends FastifyPluginOptions>(
  */
 export const authPlugin = fp<{ sessions: SessionLookup }>(
   async (app, { sessions }) => {
+    // A route registered earlier would have escaped the hook below (and the route-access test).
+    if (app.printRoutes() !== "(empty tree)") throw new Error("Register authPlugin before any route (ADR 0015)");
     marks(app)[kRoot] = true;
     const { requireUser, requireAdmin, identifyUser } = authGuards(sessions);
     const registry: RouteAccess[] = [];
