@@ -1,11 +1,13 @@
 import type { FastifyPluginAsync } from "fastify";
 import { notFound } from "../../errors.js";
+import { declareAccess } from "../../http/auth.js";
 import type { AppServices } from "../../services.js";
 
 const CACHE = "public, max-age=3600";
 const XML = "application/xml; charset=utf-8";
 
 export const seoRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  declareAccess(app, "public");
   const { seo } = services;
   const hide = { schema: { hide: true } };
 
