@@ -20,7 +20,6 @@ import { loadConfig } from "../server/config.js";
 import { openDatabase } from "../server/db/open.js";
 import { seedDemoCatalogue } from "../server/db/seed/index.js";
 import { queryRows } from "../server/db/sql.js";
-import { chartsService } from "../server/modules/charts/service.js";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
 
 export interface BenchTarget {
@@ -46,11 +45,13 @@ if (process.env.NODE_ENV !== "production") console.warn("bench/serve.ts: NODE_EN
 const config = { ...loadConfig({ ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent" }), port: Number(values.port) };
 if (!config.databaseUrl && !process.env.DATA_DIR) throw new Error("set DATABASE_URL or DATA_DIR (the seeded database is kept there)");
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const app = await buildApp({ config, database, logger: false, web: values.web });
 const t0 = performance.now();
 const media = await prepareDemoMedia(config.dataDir);
-await seedDemoCatalogue(database, { media, suites: Number(values.suites), plays: Number(values.plays) });
+// Through the app's write service, as every writer: the same derived columns and change events.
+await seedDemoCatalogue(database, { media, suites: Number(values.suites), plays: Number(values.plays), writes: app.services.writes });
 const seedMs = Math.round(performance.now() - t0);
-await chartsService(database.db).rebuildCharts();
+await app.services.charts.rebuildCharts();
 
 const categories = await queryRows<{ diyname: string; pages: number }>(
   database.db,
@@ -63,7 +64,6 @@ const ids = (
   await queryRows<{ id: number }>(database.db, sql`select id from items where status = 'normal' order by random() limit 5000`)
 ).map((r) => r.id);
 
-const app = await buildApp({ config, database, logger: false, web: values.web });
 await app.listen({ host: "127.0.0.1", port: config.port });
 const address = app.server.address();
 const target: BenchTarget = {

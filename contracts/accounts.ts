@@ -15,9 +15,33 @@ export const sessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
+/**
+ * The signed-in back-office admin as `GET /api/pandaadmin/check` returns it (the web's
+ * `AdminInfo` is a subset of it).
+ */
+export const sessionAdminSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  nickname: z.string(),
+  avatar: z.string(),
+  /** 1 normal, 0 disabled. */
+  status: z.number().int(),
+});
+export type SessionAdmin = z.infer<typeof sessionAdminSchema>;
+
 export const accountMessages = {
   notLoggedIn: "请先登录",
   accountDisabled: "账号已被禁用",
+  logoutOk: "退出成功",
+} as const;
+
+/**
+ * The back office's own texts. The spec gives none for a refused admin call; these say which
+ * login is missing (a member's token never opens /panda).
+ */
+export const adminMessages = {
+  notLoggedIn: "请先登录管理后台",
+  accountDisabled: "管理员账号已被禁用",
   logoutOk: "退出成功",
 } as const;
 

@@ -152,7 +152,7 @@ describe("global player media", () => {
   it("a broken url shows 媒体地址无效 and the player stays usable", async () => {
     const [broken, good] = demo.loops;
     const original = broken.palyurl;
-    await db().execute(sql`update items set play_url = '/media/demo/audio/no-such-file.mp3' where id = ${broken.id}`);
+    await server.app.services.writes.updateItem(Number(broken.id), { playUrl: "/media/demo/audio/no-such-file.mp3" });
     try {
       const { page } = await freshPage();
       await page.goto(`${server.url}${broken.channel.url}`);
@@ -165,7 +165,7 @@ describe("global player media", () => {
       await advancing(page);
       expect(await bar.getByRole("alert").count()).toBe(0);
     } finally {
-      await db().execute(sql`update items set play_url = ${original} where id = ${broken.id}`);
+      await server.app.services.writes.updateItem(Number(broken.id), { playUrl: original });
     }
   });
 

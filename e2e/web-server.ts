@@ -53,7 +53,7 @@ export async function startWebServer(
   ensureWebBuild();
   const testApp = await createTestApp("pglite", { web: true });
   const media = await prepareDemoMedia(testApp.dataDir);
-  await seedDemoCatalogue(testApp.database, { media, suites: 24, plays: 0, ...catalogue });
+  await seedDemoCatalogue(testApp.database, { media, suites: 24, plays: 0, ...catalogue, writes: testApp.app.services.writes });
   // With plays, the charts are built before the first page, as the server does at start-up.
   if (catalogue.plays) await testApp.app.services.charts.rebuildCharts();
   const url = await testApp.app.listen({ port: 0, host: "127.0.0.1" });

@@ -13,8 +13,8 @@ describe.each(testEngines())("buildApp on %s", (engine) => {
     testApp = await createTestApp(engine, {
       extend: (a) => {
       const probeBody = z.object({ n: z.number({ error: "n 必须是数字" }) });
-      a.post("/api/_probe", { schema: { body: probeBody } }, async () => ({ ok: true }));
-        a.get("/api/_boom", async () => {
+      a.post("/api/_probe", { config: { access: "public" }, schema: { body: probeBody } }, async () => ({ ok: true }));
+        a.get("/api/_boom", { config: { access: "public" } }, async () => {
           throw new Error("secret internal detail");
         });
       },

@@ -4,10 +4,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { DatabaseHandle } from "./db/open.js";
+import { authPlugin } from "./http/auth.js";
 import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
+import { adminSessionRoutes } from "./modules/admin/session-routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
@@ -55,16 +57,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
-  const services = createServices(deps.database.db, app.log);
+  const services = createServices({
+    db: deps.database.db,
+    logger: app.log,
+    publicUrl: config.publicUrl,
+    chartsRebuildIntervalMs: config.chartsRebuildIntervalMs,
+  });
   app.decorate("deps", deps);
   app.decorate("services", services);
-  // Page views are written in batches; the last batch is written before the database closes.
+  // Charts are aggregated in the background: once the app is ready, then every interval.
+  app.addHook("onReady", async () => {
+    if (config.chartsRebuildIntervalMs > 0) services.chartScheduler.start();
+  });
+  // Before the database closes: the running rebuild ends, and the last batch of views is written.
   app.addHook("onClose", async () => {
+    await services.chartScheduler.stop();
     await services.suites.flushViews();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // Before any route: every route declares its access level and gets its guard (ADR 0015).
+  await app.register(authPlugin, { sessions: services.sessions });
 
   await registerSecurityHeaders(app, { dev: config.dev });
   // HTML, JSON and scripts; media types are not compressible and keep their Range semantics.
@@ -74,10 +88,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { database: deps.database });
   await app.register(accountRoutes, { services });
+  await app.register(adminSessionRoutes, { services });
   await app.register(catalogRoutes, { services });
   await app.register(chartRoutes, { services });
   await app.register(homeRoutes, { services });
-  await app.register(seoRoutes, { db: deps.database.db, publicUrl: config.publicUrl });
+  await app.register(seoRoutes, { services });
   await app.register(searchRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });

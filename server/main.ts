@@ -4,7 +4,6 @@ import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
-import { scheduleChartRebuilds } from "./modules/charts/scheduler.js";
 import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 
 /** config -> database -> demo data -> app -> listen; SIGTERM finishes in-flight requests first. */
@@ -19,15 +18,13 @@ async function main() {
   await mkdir(config.uploadsDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
 
+  // Charts are aggregated in the background (at start-up, then every CHARTS_REBUILD_INTERVAL_MS).
+  const app = await buildApp({ config, database, logger, web: true });
   await ensureAdminAccount(database, logger);
   if (config.seedDemo) {
     const media = await prepareDemoMedia(config.dataDir);
-    await seedDemoCatalogue(database, { media, logger });
+    await seedDemoCatalogue(database, { media, logger, writes: app.services.writes });
   }
-
-  const app = await buildApp({ config, database, logger, web: true });
-  // Charts are aggregated in the background: at start-up, then every CHARTS_REBUILD_INTERVAL_MS.
-  scheduleChartRebuilds(app, { db: database.db, logger, intervalMs: config.chartsRebuildIntervalMs });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

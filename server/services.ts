@@ -1,43 +1,65 @@
 import type { AppDatabase, DbLogger } from "./db/open.js";
+import { type EventBus, inProcessBus } from "./events/bus.js";
+import { CacheRegistry } from "./lib/cache.js";
+import { sessionService } from "./modules/accounts/session-service.js";
 import { categoryAnswers } from "./modules/catalog/category-answers.js";
 import { categoryService } from "./modules/catalog/category-service.js";
 import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
+import { viewBuffer } from "./modules/catalog/view-buffer.js";
 import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
+import { catalogueWriteService } from "./modules/catalogue-write/service.js";
+import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
 import { homeService } from "./modules/home/service.js";
 import { playsService } from "./modules/plays/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
-import { sessionService } from "./modules/accounts/session-service.js";
+import { seoService } from "./modules/seo/service.js";
+
+export interface ServiceOptions {
+  db: AppDatabase;
+  logger: Pick<DbLogger, "warn" | "error" | "info" | "debug">;
+  /** Absolute site address for sitemaps and robots.txt. */
+  publicUrl: string;
+  /** Milliseconds between background chart rebuilds (0 = none). */
+  chartsRebuildIntervalMs: number;
+  /** The change-event bus; default in-process (several instances relay it through Redis). */
+  bus?: EventBus;
+}
 
 /**
- * The in-process services, built once per app. HTTP routes and SSR loaders (through the
- * React Router load context) share them, so pages never call our own API over HTTP.
+ * Every service of the app, built once (the one wiring, ADR 0016). HTTP routes and SSR loaders
+ * (through the React Router load context) share them, so pages never call our own API over HTTP.
+ *
+ * Writes to the catalogue go through `writes`, which publishes change events on `bus`; every
+ * service that keeps answers subscribes to the bus and drops what an event names. Caches are
+ * made through `caches`, which lists them all with their counters.
  */
-export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) {
-  const charts = chartsService(db);
-  const categories = categoryService(db, charts);
+export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs, bus: givenBus }: ServiceOptions) {
+  const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
-  const refreshFailed = (what: string) => (key: string, err: unknown) => logger.warn({ err, key }, `${what} refresh failed`);
-  const categoryPageAnswers = categoryAnswers(categories, refreshFailed("category page"));
+  const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
+  const writes = catalogueWriteService(db, bus);
+  const charts = chartsService(db, { caches, bus });
+  const categories = categoryService(db, { charts, caches, bus });
+  const views = viewBuffer(db, writes);
   return {
+    bus,
+    caches,
+    writes,
+    charts,
+    chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger }),
+    categories,
+    categoryAnswers: categoryAnswers(categories, { caches, bus }),
+    home: homeService(db, { charts, caches, bus }),
+    navigation: navigationService(db, { caches, bus }),
+    views,
+    suites: suiteService(db, { caches, bus, views }),
+    seo: seoService(db, { publicUrl, caches, bus }),
     search: searchService([localProvider(db)], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
     }),
-    categories: {
-      ...categories,
-      /** After a back-office edit: the categories and the cached page answers both go. */
-      invalidate() {
-        categories.invalidate();
-        categoryPageAnswers.invalidate();
-      },
-    },
-    categoryAnswers: categoryPageAnswers,
-    charts,
-    home: homeService(db, charts),
-    navigation: navigationService(db),
-    suites: suiteService(db, undefined, refreshFailed("suite")),
     visitors: { fromCookieHeader: visitorFromCookieHeader },
     sessions: sessionService(db),
     plays: playsService(db),

@@ -2,6 +2,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { withAccess } from "./auth.js";
 
 const DOCS_PREFIX = "/api/docs";
 
@@ -25,5 +26,6 @@ export async function registerApiDocs(app: FastifyInstance) {
       return jsonSchemaTransform(route);
     },
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+  // The documentation pages are public (their own scope: swagger itself must stay on the root to see every route).
+  await app.register(withAccess("public", swaggerUi), { routePrefix: DOCS_PREFIX });
 }

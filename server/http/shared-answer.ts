@@ -27,6 +27,13 @@ export class SharedAnswer {
     this.etag = `"${createHash("sha1").update(this.plain).digest("base64url")}"`;
   }
 
+  /** The bytes this answer holds now (plain and/or compressed forms): what a cache counts. */
+  get bytesHeld(): number {
+    let bytes = this.plain?.length ?? 0;
+    for (const encoded of this.encoded.values()) bytes += encoded.length;
+    return bytes;
+  }
+
   get body(): Buffer {
     if (this.plain) return this.plain;
     const [encoding, bytes] = this.encoded.entries().next().value as [Encoding, Buffer];

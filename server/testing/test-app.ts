@@ -17,6 +17,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Serve the built web pages too (browser tests); API tests leave it off. */
   web?: boolean;
+  /** Environment for the app's config (besides NODE_ENV, DATA_DIR and no chart rebuilds). */
+  env?: Record<string, string>;
   /** Adds probe routes before the app is made ready. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -25,7 +27,8 @@ export interface TestAppOptions {
 export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "djapp-"));
   const database = await createTestDatabase(engine);
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir });
+  // No background chart rebuilds: tests rebuild when they want charts.
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, CHARTS_REBUILD_INTERVAL_MS: "0", ...opts.env });
   const app = await buildApp({ config, database, logger: false, web: opts.web });
   await opts.extend?.(app);
   await app.ready();

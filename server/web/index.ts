@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { declareAccess } from "../http/auth";
 import type { AppContext } from "../../web/app/lib/app-context";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import type { GetLoadContext } from "./load-context";
@@ -26,6 +27,9 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
   const excluded = opts.excludePrefixes ?? DEFAULT_EXCLUDED_PREFIXES;
 
   await app.register(async (scope) => {
+    // Pages and static files are public; /user/* and /panda pages are guarded in the browser
+    // (tokens live in localStorage) and their data comes from user/admin API routes.
+    declareAccess(scope, "public");
     const handle: PageHandler =
       opts.mode === "development"
         ? await (await import("./development")).setupDevelopment(scope, root, excluded)

@@ -1,12 +1,10 @@
 import type { DemoMedia, DemoMediaFile } from "../../demo-media/demo-media.types.js";
-import { buildSearchText } from "../../modules/search/search-text.js";
-import type { items } from "../schema/index.js";
+import type { NewItem } from "../../modules/catalogue-write/types.js";
 import { MIX_CATEGORIES, SINGLE_CATEGORIES } from "./categories.js";
 import { buildDjList, buildLongMixList, type BuiltDjList } from "./djlist.js";
 import { DJS, LANGUAGES, MIX_GENRES, MIX_THEMES, PLACES, SONGS, STYLES, YEARS } from "./names.js";
 import { Rng } from "./prng.js";
 
-export type NewItem = typeof items.$inferInsert;
 type Site = "djuu" | "172minx" | "vvvdj" | "local";
 
 /** DemoMedia, plus the long mix's real track starts when the media preparation reports them. */
@@ -55,7 +53,6 @@ export function generateMix(i: number, ctx: SeedContext): NewItem {
     title,
     artist: i === 0 ? "DJ阿远" : dj,
     djlist: djlist.tree,
-    trackCount: djlist.leaves,
     bpm: rng.chance(0.5) ? rng.int(120, 132) : null,
     ...common(rng, "mix", i, site, category, media, ctx, i < 3),
   };
@@ -80,13 +77,12 @@ export function generateSingle(i: number, ctx: SeedContext): NewItem {
     title,
     artist: song.artist,
     djlist: null,
-    trackCount: 1,
     bpm: rng.int(88, 150),
     ...common(rng, "single", i, site, category, media, ctx, i === 0),
   };
 }
 
-/** Fields every item gets: media, source, money, counters, dates, search text. */
+/** Fields every item gets: media, source, money, counters, dates (the write service derives the rest). */
 function common(
   rng: Rng,
   kind: "mix" | "single",
@@ -143,9 +139,4 @@ function sourceUrl(site: Site, id: string): string | null {
     case "local":
       return null;
   }
-}
-
-/** Adds the search column; separate so callers can see what it is computed from. */
-export function withSearchText(item: NewItem): NewItem {
-  return { ...item, searchText: buildSearchText(item.title, item.artist) };
 }

@@ -1,17 +1,24 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { DemoMedia } from "../../demo-media/demo-media.types.js";
+import { inProcessBus } from "../../events/bus.js";
+import { type CatalogueWriter, type CatalogueWriteService, catalogueWriteService } from "../../modules/catalogue-write/service.js";
 import { bulkInsert } from "../bulk.js";
-import { appSettings, blockItems, blocks, categories, items, playEvents, sourceSites } from "../schema/index.js";
+import { appSettings, categories, items, playEvents, sourceSites } from "../schema/index.js";
 import { queryRows } from "../sql.js";
 import { silentLogger, type AppDatabase, type DatabaseHandle, type DbLogger } from "../types.js";
 import { CATEGORIES, PARENT_CATEGORIES, seoFor } from "./categories.js";
-import { generateMix, generateSingle, withSearchText, type SeedContext, type SeedMedia } from "./generate.js";
+import { generateMix, generateSingle, type SeedContext, type SeedMedia } from "./generate.js";
 import { generatePlay, type PlayTarget } from "./plays.js";
 
 export { ensureAdminAccount } from "./admin.js";
 
 export interface SeedOptions {
   media: SeedMedia;
+  /**
+   * The app's catalogue write service (its events keep the app's caches true); default one of
+   * its own, for a database no app serves yet.
+   */
+  writes?: CatalogueWriteService;
   /** Number of mixes (套曲/串烧). Default 240. */
   suites?: number;
   /** Number of singles. Default: half the suites. */
@@ -56,18 +63,19 @@ export async function seedDemoCatalogue(handle: DatabaseHandle, options: SeedOpt
     plays: options.plays ?? 30_000,
   };
   const started = Date.now();
+  const writes = options.writes ?? catalogueWriteService(db, inProcessBus());
   await db.insert(appSettings).values({ key: SEED_KEY, value: EMPTY }).onConflictDoNothing();
 
-  await step(db, (p) => !p.base, async (tx, p) => {
-    await seedReferenceData(tx, options.media);
+  await step(writes, (p) => !p.base, async (w, tx, p) => {
+    await seedReferenceData(w, tx, options.media);
     return { ...p, base: true };
   });
 
   const ctx: SeedContext = { media: options.media, categoryIds: await categoryIds(db), now };
   const added = {
-    mixes: await seedItems(db, "mixes", target.mixes, ctx, logger),
-    singles: await seedItems(db, "singles", target.singles, ctx, logger),
-    plays: await seedPlays(db, target.plays, now, logger),
+    mixes: await seedItems(writes, "mixes", target.mixes, ctx, logger),
+    singles: await seedItems(writes, "singles", target.singles, ctx, logger),
+    plays: await seedPlays(db, writes, target.plays, now, logger),
   };
 
   if (added.mixes + added.singles + added.plays > 0) {
@@ -85,22 +93,23 @@ export async function seedDemoCatalogue(handle: DatabaseHandle, options: SeedOpt
 
 type Tx = Parameters<Parameters<AppDatabase["transaction"]>[0]>[0];
 
-async function seedItems(db: AppDatabase, key: "mixes" | "singles", target: number, ctx: SeedContext, logger: DbLogger) {
+async function seedItems(writes: CatalogueWriteService, key: "mixes" | "singles", target: number, ctx: SeedContext, logger: DbLogger) {
   const generate = key === "mixes" ? generateMix : generateSingle;
   const t0 = Date.now();
-  const added = await fill(db, key, target, ITEM_CHUNK, async (tx, from, to) => {
+  const added = await fill(writes, key, target, ITEM_CHUNK, async (w, tx, from, to) => {
     // The trigram GIN index dominates item inserts. A larger pending list merges new entries in
     // bigger sorted batches (about a quarter faster for large seeds); the closing VACUUM flushes it.
     await tx.execute(sql`set local gin_pending_list_limit = '64MB'`);
     const rows = [];
-    for (let i = from; i < to; i++) rows.push(withSearchText(generate(i, ctx)));
-    await bulkInsert(tx, items, rows, { onConflictDoNothing: true });
+    for (let i = from; i < to; i++) rows.push(generate(i, ctx));
+    // Through the write service: the same derived columns (search text, track count) as any item.
+    await w.createItems(rows, { onConflictDoNothing: true });
   });
   if (added > 0) logger.info({ [key]: added, ms: Date.now() - t0 }, `seeded demo ${key}`);
   return added;
 }
 
-async function seedPlays(db: AppDatabase, target: number, now: Date, logger: DbLogger) {
+async function seedPlays(db: AppDatabase, writes: CatalogueWriteService, target: number, now: Date, logger: DbLogger) {
   // Plays need items to point at: with an empty catalogue there is nothing to count yet.
   const anyItem = await db.select({ id: items.id }).from(items).where(eq(items.status, "normal")).limit(1);
   if (anyItem.length === 0) return 0;
@@ -113,7 +122,7 @@ async function seedPlays(db: AppDatabase, target: number, now: Date, logger: DbL
     sql`select rolsuper as superuser from pg_roles where rolname = current_user`,
   );
   let targets: PlayTarget[] | undefined;
-  const added = await fill(db, "plays", target, PLAY_CHUNK, async (tx, from, to) => {
+  const added = await fill(writes, "plays", target, PLAY_CHUNK, async (_w, tx, from, to) => {
     if (superuser) await tx.execute(sql`set local session_replication_role = replica`);
     const all = (targets ??= await playTargets(tx));
     const rows = [];
@@ -129,12 +138,16 @@ async function seedPlays(db: AppDatabase, target: number, now: Date, logger: DbL
 }
 
 /** Runs `fn` in a transaction holding the progress row lock, if `needed` still says so. */
-async function step(db: AppDatabase, needed: (p: Progress) => boolean, fn: (tx: Tx, p: Progress) => Promise<Progress | null>): Promise<boolean> {
-  return db.transaction(async (tx) => {
+async function step(
+  writes: CatalogueWriteService,
+  needed: (p: Progress) => boolean,
+  fn: (w: CatalogueWriter, tx: Tx, p: Progress) => Promise<Progress | null>,
+): Promise<boolean> {
+  return writes.transaction(async (w, tx) => {
     const [row] = await tx.select().from(appSettings).where(eq(appSettings.key, SEED_KEY)).for("update");
     const p = { ...EMPTY, ...(row.value as Partial<Progress>) };
     if (!needed(p)) return false;
-    const next = await fn(tx, p);
+    const next = await fn(w, tx, p);
     if (!next) return false;
     await tx.update(appSettings).set({ value: next, updatedAt: new Date() }).where(eq(appSettings.key, SEED_KEY));
     return true;
@@ -143,18 +156,18 @@ async function step(db: AppDatabase, needed: (p: Progress) => boolean, fn: (tx: 
 
 /** Adds rows [done, target) of one kind, chunk by chunk, each chunk with its progress update. */
 async function fill(
-  db: AppDatabase,
+  writes: CatalogueWriteService,
   key: "mixes" | "singles" | "plays",
   target: number,
   chunk: number,
-  insert: (tx: Tx, from: number, to: number) => Promise<void>,
+  insert: (w: CatalogueWriter, tx: Tx, from: number, to: number) => Promise<void>,
 ): Promise<number> {
   let added = 0;
   for (;;) {
     let advanced = 0;
-    const more = await step(db, (p) => p[key] < target, async (tx, p) => {
+    const more = await step(writes, (p) => p[key] < target, async (w, tx, p) => {
       const to = Math.min(target, p[key] + chunk);
-      await insert(tx, p[key], to);
+      await insert(w, tx, p[key], to);
       advanced = to - p[key];
       return { ...p, [key]: to };
     });
@@ -169,46 +182,43 @@ async function readProgress(db: AppDatabase): Promise<Progress> {
 }
 
 /** Categories (with menu parents), source-site logos and the two home-page blocks. */
-async function seedReferenceData(tx: Tx, media: DemoMedia): Promise<void> {
-  const parents = await tx
-    .insert(categories)
-    .values(PARENT_CATEGORIES.map((c, i) => ({ name: c.name, diyname: c.diyname, modelId: c.modelId, sort: i, ...seoFor(c) })))
-    .onConflictDoNothing()
-    .returning({ id: categories.id, diyname: categories.diyname });
+async function seedReferenceData(w: CatalogueWriter, tx: Tx, media: DemoMedia): Promise<void> {
+  const parents = await w.createCategories(
+    PARENT_CATEGORIES.map((c, i) => ({ name: c.name, diyname: c.diyname, modelId: c.modelId, sort: i, ...seoFor(c) })),
+    { onConflictDoNothing: true },
+  );
   const parentIds = new Map(parents.map((p) => [p.diyname, p.id]));
-  await tx
-    .insert(categories)
-    .values(
-      CATEGORIES.map((c, i) => ({
-        name: c.name,
-        diyname: c.diyname,
-        modelId: c.modelId,
-        parentId: c.parent ? (parentIds.get(c.parent) ?? null) : null,
-        sort: i,
-        ...seoFor(c),
-      })),
-    )
-    .onConflictDoNothing();
+  await w.createCategories(
+    CATEGORIES.map((c, i) => ({
+      name: c.name,
+      diyname: c.diyname,
+      modelId: c.modelId,
+      parentId: c.parent ? (parentIds.get(c.parent) ?? null) : null,
+      sort: i,
+      ...seoFor(c),
+    })),
+    { onConflictDoNothing: true },
+  );
 
   const sites = await tx.select().from(sourceSites).orderBy(asc(sourceSites.sort));
   for (const site of sites) {
     const logo = media.logos[site.code];
-    if (logo && !site.logo) await tx.update(sourceSites).set({ logo }).where(eq(sourceSites.code, site.code));
+    if (logo && !site.logo) await w.updateSourceSite(site.code, { logo });
   }
 
-  const [focus] = await tx.insert(blocks).values({ name: "首页轮播", position: "indexfocus", sort: 1 }).returning();
+  const focus = await w.createBlock({ name: "首页轮播", position: "indexfocus", sort: 1 });
   const links = ["/sort/zhongwen", "/sort/manyao", "/sort/club", "/sort/zhongwenremix", "/sort/edm", "/sort/digao"];
   const bannerNames = ["全中文串烧精选", "慢摇串烧每日更新", "Club现场", "中文Remix热歌", "E.D.M电音", "迪高串烧"];
-  await tx.insert(blockItems).values(
-    media.banners.map((image, i) => ({ blockId: focus.id, image, url: links[i % links.length], name: bannerNames[i % bannerNames.length], sort: i })),
+  await w.createBlockItems(
+    media.banners.map((image, i) => ({ blockId: focus, image, url: links[i % links.length], name: bannerNames[i % bannerNames.length], sort: i })),
   );
-  const [partners] = await tx.insert(blocks).values({ name: "合作伙伴", position: "indexweb", sort: 2 }).returning();
-  await tx.insert(blockItems).values(
-    sites.map((s, i) => ({ blockId: partners.id, name: s.name, url: s.homepage, image: media.logos[s.code] ?? "", sort: i })),
+  const partners = await w.createBlock({ name: "合作伙伴", position: "indexweb", sort: 2 });
+  await w.createBlockItems(
+    sites.map((s, i) => ({ blockId: partners, name: s.name, url: s.homepage, image: media.logos[s.code] ?? "", sort: i })),
   );
   // A switched-off block, so "only enabled blocks are shown" is visible in the demo data.
-  const [old] = await tx.insert(blocks).values({ name: "旧版轮播(已停用)", position: "indexfocus", status: false, sort: 9 }).returning();
-  await tx.insert(blockItems).values({ blockId: old.id, name: "旧活动", url: "/", image: media.banners[0] ?? "", sort: 0 });
+  const old = await w.createBlock({ name: "旧版轮播(已停用)", position: "indexfocus", status: false, sort: 9 });
+  await w.createBlockItems([{ blockId: old, name: "旧活动", url: "/", image: media.banners[0] ?? "", sort: 0 }]);
 }
 
 async function categoryIds(db: AppDatabase): Promise<Map<string, number>> {

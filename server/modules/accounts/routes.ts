@@ -1,17 +1,10 @@
 import { accountMessages, sessionUserSchema } from "@contracts/accounts";
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { bearerToken } from "../../http/auth.js";
 import type { AppServices } from "../../services.js";
-
-/** The browser sends its localStorage token as `Authorization: Bearer …` (or a `token` header). */
-export function bearerToken(request: FastifyRequest): string | undefined {
-  const auth = request.headers.authorization;
-  if (auth?.startsWith("Bearer ")) return auth.slice(7).trim() || undefined;
-  const header = request.headers.token;
-  return typeof header === "string" && header ? header : undefined;
-}
 
 export const accountRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   const { sessions } = services;
@@ -20,23 +13,26 @@ export const accountRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
   api.get(
     "/api/user/isloging",
     {
+      config: { access: "user" },
       schema: {
         tags: ["user"],
         summary: "当前登录用户 (session check)",
-        security: [{ bearer: [] }],
         response: { 200: envelope(sessionUserSchema) },
       },
     },
-    async (request) => ok(await sessions.currentUser(bearerToken(request))),
+    // The user guard has checked the member (401 请先登录 / 403 账号已被禁用 otherwise).
+    async (request) => ok(request.user!),
   );
 
+  // Public on purpose: logging out with a dead token still answers 退出成功 (the browser drops it).
   api.post(
     "/api/user/logout",
     {
+      config: { access: "public" },
       schema: { tags: ["user"], summary: "退出登录", security: [{ bearer: [] }], response: { 200: envelope(z.null()) } },
     },
     async (request) => {
-      await sessions.logout(bearerToken(request));
+      await sessions.logoutUser(bearerToken(request));
       return ok(null, accountMessages.logoutOk);
     },
   );

@@ -1,8 +1,9 @@
 import { and, eq, gt, isNotNull } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { sessions, users } from "../../db/schema/index.js";
+import { admins, sessions, users } from "../../db/schema/index.js";
 
 export type UserRow = typeof users.$inferSelect;
+export type AdminRow = typeof admins.$inferSelect;
 
 export interface NewSessionRow {
   tokenHash: string;
@@ -20,7 +21,7 @@ export function sessionRepo(db: AppDatabase) {
       await db.insert(sessions).values(row);
     },
 
-    /** The member behind a live (unexpired) session, whatever the member's status. */
+    /** The member behind a live (unexpired) member session, whatever the member's status. */
     async findUserByTokenHash(tokenHash: string, now: Date): Promise<UserRow | undefined> {
       const [row] = await db
         .select({ user: users })
@@ -31,8 +32,21 @@ export function sessionRepo(db: AppDatabase) {
       return row?.user;
     },
 
-    async deleteByTokenHash(tokenHash: string): Promise<void> {
-      await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    /** The admin behind a live admin session, whatever the admin's status. A member's session never matches. */
+    async findAdminByTokenHash(tokenHash: string, now: Date): Promise<AdminRow | undefined> {
+      const [row] = await db
+        .select({ admin: admins })
+        .from(sessions)
+        .innerJoin(admins, eq(admins.id, sessions.adminId))
+        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now), isNotNull(sessions.adminId)))
+        .limit(1);
+      return row?.admin;
+    },
+
+    /** Ends a session of the given kind: a member token never ends an admin session, nor the reverse. */
+    async deleteByTokenHash(tokenHash: string, owner: "user" | "admin"): Promise<void> {
+      const ownerColumn = owner === "user" ? sessions.userId : sessions.adminId;
+      await db.delete(sessions).where(and(eq(sessions.tokenHash, tokenHash), isNotNull(ownerColumn)));
     },
   };
 }

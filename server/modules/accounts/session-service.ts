@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
-import { accountMessages, DEFAULT_AVATAR, type SessionUser } from "@contracts/accounts";
+import { DEFAULT_AVATAR, type SessionAdmin, type SessionUser } from "@contracts/accounts";
 import type { AppDatabase } from "../../db/open.js";
-import { AppError } from "../../errors.js";
-import { sessionRepo, type UserRow } from "./session-repo.js";
+import { type AdminRow, sessionRepo, type UserRow } from "./session-repo.js";
 
 /** Members stay signed in for 30 days (the token lives in the browser's localStorage). */
 export const USER_SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Back-office sessions are short: one working day (ADR 0015). */
+export const ADMIN_SESSION_TTL_MS = 24 * 3600 * 1000;
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -22,29 +23,66 @@ export function toSessionUser(user: UserRow): SessionUser {
   };
 }
 
-/** Member sessions: opaque random tokens handed to the browser, looked up by their hash. */
+export function toSessionAdmin(admin: AdminRow): SessionAdmin {
+  return {
+    id: admin.id,
+    username: admin.username,
+    nickname: admin.nickname || admin.username,
+    avatar: admin.avatar || DEFAULT_AVATAR,
+    status: admin.status,
+  };
+}
+
+interface SessionMeta {
+  ip?: string;
+  userAgent?: string;
+}
+
+/**
+ * Login sessions of members and admins: opaque random tokens handed to the browser, looked up
+ * by their hash. Who may call what (401/403) is decided by the auth seam (server/http/auth.ts),
+ * which calls the lookups below once per request on the routes that need them.
+ */
 export function sessionService(db: AppDatabase, now: () => Date = () => new Date()) {
   const repo = sessionRepo(db);
+  const newToken = () => randomBytes(32).toString("base64url");
   return {
-    async createUserSession(userId: number, meta: { ip?: string; userAgent?: string } = {}): Promise<string> {
-      const token = randomBytes(32).toString("base64url");
+    async createUserSession(userId: number, meta: SessionMeta = {}): Promise<string> {
+      const token = newToken();
       const expiresAt = new Date(now().getTime() + USER_SESSION_TTL_MS);
       await repo.insert({ tokenHash: hashToken(token), userId, expiresAt, ...meta });
       return token;
     },
 
-    /** The signed-in member, or 401 请先登录 (no/unknown/expired token) / 403 账号已被禁用. */
-    async currentUser(token: string | undefined): Promise<SessionUser> {
-      if (!token) throw new AppError(401, accountMessages.notLoggedIn);
-      const user = await repo.findUserByTokenHash(hashToken(token), now());
-      if (!user) throw new AppError(401, accountMessages.notLoggedIn);
-      if (!user.status) throw new AppError(403, accountMessages.accountDisabled);
-      return toSessionUser(user);
+    async createAdminSession(adminId: number, meta: SessionMeta = {}): Promise<string> {
+      const token = newToken();
+      const expiresAt = new Date(now().getTime() + ADMIN_SESSION_TTL_MS);
+      await repo.insert({ tokenHash: hashToken(token), adminId, expiresAt, ...meta });
+      return token;
     },
 
-    /** Ends the session behind the token; unknown tokens are already "logged out". */
-    async logout(token: string | undefined): Promise<void> {
-      if (token) await repo.deleteByTokenHash(hashToken(token));
+    /** The member behind a live member token (any status: the caller refuses disabled ones), or null. */
+    async userByToken(token: string): Promise<SessionUser | null> {
+      const user = await repo.findUserByTokenHash(hashToken(token), now());
+      return user ? toSessionUser(user) : null;
+    },
+
+    /** The admin behind a live admin token (any status), or null. A member token is null here. */
+    async adminByToken(token: string): Promise<SessionAdmin | null> {
+      const admin = await repo.findAdminByTokenHash(hashToken(token), now());
+      return admin ? toSessionAdmin(admin) : null;
+    },
+
+    /** Ends the member session behind the token; unknown tokens are already "logged out". */
+    async logoutUser(token: string | undefined): Promise<void> {
+      if (token) await repo.deleteByTokenHash(hashToken(token), "user");
+    },
+
+    /** Ends the admin session behind the token. */
+    async logoutAdmin(token: string | undefined): Promise<void> {
+      if (token) await repo.deleteByTokenHash(hashToken(token), "admin");
     },
   };
 }
+
+export type SessionService = ReturnType<typeof sessionService>;

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoMediaFixture } from "../../db/seed/demo-media.fixture.js";
 import { seedDemoCatalogue } from "../../db/seed/index.js";
-import { categories, items } from "../../db/schema/index.js";
+import { categories } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
@@ -18,9 +18,12 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
       )
     )[0].n;
 
+  const categoryId = async (diyname: string) =>
+    (await t.database.db.select({ id: categories.id }).from(categories).where(eq(categories.diyname, diyname)))[0].id;
+
   beforeAll(async () => {
     t = await createTestApp(engine);
-    await seedDemoCatalogue(t.database, { media: demoMediaFixture, suites: 60, singles: 30, plays: 0 });
+    await seedDemoCatalogue(t.database, { media: demoMediaFixture, suites: 60, singles: 30, plays: 0, writes: t.app.services.writes });
   });
 
   afterAll(() => t?.close());
@@ -54,11 +57,9 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     const group = (await get("diyname=chuanshao")).json().data;
     expect(group.total).toBe(await count("c.parent_id = (select id from categories where diyname = 'chuanshao')"));
     const [first] = (await get("diyname=manyao")).json().data.list;
-    await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, first.id));
-    t.app.services.categories.invalidate(); // as the back office does after an edit
+    await t.app.services.writes.setItemsStatus([first.id], "hidden");
     expect((await get("diyname=manyao")).json().data.list.map((i: { id: number }) => i.id)).not.toContain(first.id);
-    await t.database.db.update(categories).set({ enabled: false }).where(eq(categories.diyname, "digao"));
-    t.app.services.categories.invalidate(); // as the back office does after an edit
+    await t.app.services.writes.updateCategory(await categoryId("digao"), { enabled: false });
     const after = (await get("diyname=chuanshao")).json().data;
     expect(after.list.every((i: { cidurl: string }) => i.cidurl !== "/sort/digao")).toBe(true);
   });
@@ -87,8 +88,10 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
 
   it("pages a menu group in one order across its children, as one sort of all its items would", async () => {
     // Equal publish times across children, so the id tie-break decides between categories too.
-    await t.database.db.execute(sql`update items set published_at = date_trunc('day', published_at)`);
-    t.app.services.categories.invalidate();
+    const dates = await queryRows<{ id: number; day: Date }>(t.database.db, sql`select id, date_trunc('day', published_at) as day from items`);
+    await t.app.services.writes.transaction(async (w) => {
+      for (const { id, day } of dates) await w.updateItem(id, { publishedAt: new Date(day) });
+    });
     for (const filter of ["new", "hot"] as const) {
       const order = filter === "hot" ? "i.view_count desc, i.id desc" : "i.published_at desc, i.id desc";
       const all = await queryRows<{ id: number }>(
@@ -106,15 +109,16 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     }
   });
 
-  it("reuses the categories until the back office invalidates them", async () => {
+  it("keeps the categories until a write through the write service changes one", async () => {
     const name = async () => (await get("diyname=manyao")).json().data.categoryname;
     const before = await name();
-    await t.database.db.update(categories).set({ name: "慢摇新名" }).where(eq(categories.diyname, "manyao"));
+    // By hand in SQL, the kept answer stands ...
+    await t.database.db.execute(sql`update categories set name = '慢摇手改' where diyname = 'manyao'`); // behind the write service's back
     expect(await name()).toBe(before);
-    t.app.services.categories.invalidate();
+    // ... and a write through it shows on the very next request.
+    await t.app.services.writes.updateCategory(await categoryId("manyao"), { name: "慢摇新名" });
     expect(await name()).toBe("慢摇新名");
-    await t.database.db.update(categories).set({ name: before }).where(eq(categories.diyname, "manyao"));
-    t.app.services.categories.invalidate();
+    await t.app.services.writes.updateCategory(await categoryId("manyao"), { name: before });
   });
 
   it("a page past the end is empty but keeps the total", async () => {

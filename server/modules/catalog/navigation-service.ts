@@ -1,10 +1,14 @@
 import { HOME_NAV_ITEM, type NavItem } from "@contracts/navigation";
 import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
-import { ttlCache } from "../../lib/ttl-cache.js";
+import type { EventBus } from "../../events/bus.js";
+import type { CacheRegistry } from "../../lib/cache.js";
 import { type NavCategoryRow, navigationRepo } from "./navigation-repo.js";
 
-/** Categories change only through the back office; a short cache spares every page a query. */
+/**
+ * The navigation is kept until a category changes (a change event drops it); it is read again
+ * after this long anyway, for edits made outside the write service (e.g. by hand in SQL).
+ */
 export const NAV_CACHE_MS = 60_000;
 
 /** 首页, then each top-level category with its enabled children as a submenu. */
@@ -35,13 +39,14 @@ function toItem(row: NavCategoryRow): NavItem {
   return row.icon ? { label: row.name, to: categoryPath(row.diyname), icon: row.icon } : { label: row.name, to: categoryPath(row.diyname) };
 }
 
-export function navigationService(db: AppDatabase, now: () => number = Date.now) {
+export function navigationService(db: AppDatabase, { caches, bus }: { caches: CacheRegistry; bus: EventBus }) {
   const repo = navigationRepo(db);
-  const nav = ttlCache(() => repo.listEnabledCategories().then(buildTopNav), NAV_CACHE_MS, now);
+  const nav = caches.create<NavItem[]>({ name: "navigation", maxEntries: 1, freshMs: NAV_CACHE_MS });
+  bus.subscribe((event) => {
+    if (event.type === "categories") nav.clear();
+  });
   return {
-    topNav: (): Promise<NavItem[]> => nav.get(),
-    /** Called by the back office after a category change. */
-    invalidate: () => nav.invalidate(),
+    topNav: (): Promise<NavItem[]> => nav.get("", () => repo.listEnabledCategories().then(buildTopNav)),
   };
 }
 

@@ -17,6 +17,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
   api.get(
     "/api/forntend/gettopnav",
     {
+      config: { access: "public" },
       schema: {
         tags: ["frontend"],
         summary: "顶部导航 (categories as menu items with submenus)",
@@ -29,6 +30,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
   api.get(
     "/api/forntend/getmusicinfo",
     {
+      config: { access: "public" },
       schema: {
         tags: ["frontend"],
         summary: "套曲详情 (counts one view per visitor per day)",
@@ -45,6 +47,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
   api.get(
     "/api/forntend/getsort",
     {
+      config: { access: "public" },
       schema: {
         tags: ["frontend"],
         summary: "分类页 (10 a page; filter new|hot)",

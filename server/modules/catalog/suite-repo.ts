@@ -19,6 +19,7 @@ export interface SuiteRow {
   likeCount: number;
   favoriteCount: number;
   updatedAt: Date;
+  categoryId: number | null;
   categoryName: string | null;
   categoryDiyname: string | null;
   siteCode: string;
@@ -35,7 +36,7 @@ export function suiteRepo(db: AppDatabase) {
         sql`select i.id, i.kind, i.title, i.artist, i.cover, i.play_url as "playUrl", i.playtype,
                    i.duration_sec as "durationSec", i.djlist, i.vipdown, i.price,
                    i.view_count + coalesce((select d.views from item_view_deltas d where d.item_id = i.id), 0)::int as "viewCount", i.like_count as "likeCount", i.favorite_count as "favoriteCount",
-                   i.updated_at as "updatedAt", c.name as "categoryName", c.diyname as "categoryDiyname",
+                   i.updated_at as "updatedAt", i.category_id as "categoryId", c.name as "categoryName", c.diyname as "categoryDiyname",
                    s.code as "siteCode", s.name as "siteName", s.logo as "siteLogo"
             from items i
             join source_sites s on s.code = i.source_site
@@ -56,26 +57,6 @@ export function suiteRepo(db: AppDatabase) {
             join items i on i.id = x.id
             on conflict (item_id) do update set views = item_view_deltas.views + excluded.views`,
       );
-    },
-
-    /**
-     * Moves up to `limit` items' waiting views into items.view_count, in one statement so a
-     * reader of both never sees a view twice or not at all. Returns how many items it moved;
-     * rows another instance is folding are skipped.
-     */
-    async foldViewDeltas(limit: number): Promise<number> {
-      const [{ n }] = await queryRows<{ n: number }>(
-        db,
-        sql`with d as (
-              delete from item_view_deltas
-               where item_id in (select item_id from item_view_deltas limit ${limit} for update skip locked)
-              returning item_id, views
-            ), folded as (
-              update items i set view_count = i.view_count + d.views from d where i.id = d.item_id returning 1
-            )
-            select count(*)::int as n from d`,
-      );
-      return n;
     },
   };
 }

@@ -9,10 +9,11 @@ import {
 import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
-import { answerCache } from "../../lib/answer-cache.js";
+import type { EventBus } from "../../events/bus.js";
+import type { CacheRegistry } from "../../lib/cache.js";
 import { type SuiteRow, suiteRepo } from "./suite-repo.js";
-import { viewBuffer } from "./view-buffer.js";
-import { chinaDay } from "./visitors.js";
+import type { ViewBuffer } from "./view-buffer.js";
+import { chinaDay } from "../../lib/china-day.js";
 
 export function toMusicInfo(row: SuiteRow): MusicInfo {
   const djlist = sortDjList(row.djlist ?? []);
@@ -43,34 +44,56 @@ export function toMusicInfo(row: SuiteRow): MusicInfo {
 }
 
 /**
- * A suite's data is read once and kept until a write calls `forget(id)` or `invalidate()`
- * (ADR 0012), so a suite's page costs no query (views are deduped in memory). Past
- * SUITE_INFO_FRESH_MS it is re-read in the background while the kept copy is still served.
+ * A suite's data is read once and kept until a change event names it, its category or its
+ * source site (ADR 0012, 0016), so a suite's page costs no query (views are deduped in memory).
+ * Past SUITE_INFO_FRESH_MS it is re-read in the background while the kept copy is still served.
  * Its view count stays exact meanwhile: the row's count, plus the views this process added
  * since the row was read that the row cannot hold (the batched writes of view-buffer.ts).
  */
 export const SUITE_INFO_FRESH_MS = 60_000;
 const SUITE_INFO_MAX_STALE_MS = 10 * 60_000;
 const SUITE_INFO_MAX = 10_000;
+/** A kept suite is ~1-20 KB (its djlist); the bytes cap holds even if every one is large. */
+const SUITE_INFO_MAX_BYTES = 64 * 1024 * 1024;
+
+interface KeptSuite {
+  info: MusicInfo;
+  categoryId: number | null;
+  writtenBeforeRead: number;
+  bytes: number;
+}
 
 export function suiteService(
   db: AppDatabase,
-  now: () => Date = () => new Date(),
-  onRefreshError?: (key: string, err: unknown) => void,
+  { caches, bus, views, now = () => new Date() }: { caches: CacheRegistry; bus: EventBus; views: ViewBuffer; now?: () => Date },
 ) {
   const repo = suiteRepo(db);
-  const views = viewBuffer(db);
-  const infos = answerCache<{ info: MusicInfo; writtenBeforeRead: number } | undefined>({
+  const infos = caches.create<KeptSuite | null>({
+    name: "suites",
     freshMs: SUITE_INFO_FRESH_MS,
-    maxStaleMs: SUITE_INFO_MAX_STALE_MS,
+    staleMs: SUITE_INFO_MAX_STALE_MS,
     maxEntries: SUITE_INFO_MAX,
-    onRefreshError,
+    maxBytes: SUITE_INFO_MAX_BYTES,
+    sizeOf: (kept) => kept?.bytes ?? 64,
   });
-  async function read(id: number) {
+  bus.subscribe((event) => {
+    if (event.type === "items" || event.type === "itemCounts") {
+      for (const id of event.ids) infos.delete(String(id));
+    } else if (event.type === "categories") {
+      // A suite shows its category's name and address.
+      // (undefined: a read in flight, which may have read the old name.)
+      infos.deleteWhere((_key, kept) => kept === undefined || (kept !== null && kept.categoryId !== null && event.ids.includes(kept.categoryId)));
+    } else if (event.type === "sources") {
+      infos.deleteWhere((_key, kept) => kept === undefined || (kept !== null && event.codes.includes(kept.info.website.code)));
+    }
+  });
+  async function read(id: number): Promise<KeptSuite | null> {
     // Views added before the read and already written are in the row's count.
     const writtenBeforeRead = views.addedFor(id) - views.pendingFor(id);
     const row = await repo.findVisible(id);
-    return row ? { info: toMusicInfo(row), writtenBeforeRead } : undefined;
+    if (!row) return null;
+    const info = toMusicInfo(row);
+    return { info, categoryId: row.categoryId, writtenBeforeRead, bytes: 512 + 2 * JSON.stringify(info.djlist).length };
   }
   /**
    * The kept data (the same object until it is re-read: its `views` is the read's) and the
@@ -93,12 +116,6 @@ export function suiteService(
       const { kept, views } = await viewed(id, visitorId);
       return { ...kept, views };
     },
-
-    /** After a write to one suite (an edit, a like, a favourite). */
-    forget: (id: number) => infos.forget(String(id)),
-
-    /** After a back-office edit of many items, or of categories and sites they show. */
-    invalidate: () => infos.invalidate(),
 
     /** Writes the views waiting in the buffer (at shutdown, and in tests). */
     flushViews: () => views.flush(),

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { AppDatabase } from "../../db/open.js";
+import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { suiteRepo } from "./suite-repo.js";
 import { viewLedger } from "./view-ledger.js";
 
@@ -38,10 +39,10 @@ export interface ViewBuffer {
  * A page view used to be one write transaction per request. Views are now deduped in memory
  * (view-ledger.ts), counted per item, and the counts written together into the narrow
  * item_view_deltas table; a failed batch is kept for the next try. A fold moves the
- * deltas into items.view_count in small chunks (see the schema for why the two steps).
- * One buffer per database, shared by every service instance of the process.
+ * deltas into items.view_count in small chunks, through the catalogue write service (see the
+ * schema for why the two steps). One buffer per app, built by createServices.
  */
-function createViewBuffer(db: AppDatabase): ViewBuffer {
+export function viewBuffer(db: AppDatabase, writes: Pick<CatalogueWriteService, "foldViewDeltas">): ViewBuffer {
   const repo = suiteRepo(db);
   const ledger = viewLedger();
   let pending = new Map<number, number>();
@@ -88,7 +89,7 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
   const fold = (): Promise<void> => {
     folding ??= (async () => {
       try {
-        while ((await repo.foldViewDeltas(FOLD_CHUNK)) === FOLD_CHUNK) await nextTurn();
+        while ((await writes.foldViewDeltas(FOLD_CHUNK)) === FOLD_CHUNK) await nextTurn();
       } finally {
         folding = undefined;
       }
@@ -119,12 +120,4 @@ function createViewBuffer(db: AppDatabase): ViewBuffer {
     flush,
     fold,
   };
-}
-
-const buffers = new WeakMap<AppDatabase, ViewBuffer>();
-
-export function viewBuffer(db: AppDatabase): ViewBuffer {
-  let buffer = buffers.get(db);
-  if (!buffer) buffers.set(db, (buffer = createViewBuffer(db)));
-  return buffer;
 }

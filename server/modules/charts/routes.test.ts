@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
-import { scheduleChartRebuilds } from "./scheduler.js";
 import { chartsService } from "./service.js";
 import { chartFixtures, DAY, HOUR, NOW } from "./test-fixtures.js";
 
@@ -22,7 +21,7 @@ describe.each(testEngines())("GET /api/forntend/getrank on %s", (engine) => {
     single = await fx.item("172minx", "single", "夜曲", { artist: "周杰伦" });
     await fx.plays(mix, 3, HOUR);
     await fx.plays(single, 2, 3 * DAY);
-    expect((await chartsService(testApp.database.db).rebuildCharts(NOW)).status).toBe("rebuilt");
+    expect((await testApp.app.services.charts.rebuildCharts(NOW)).status).toBe("rebuilt");
   });
   afterAll(() => testApp?.close());
 
@@ -81,19 +80,16 @@ describe.each(testEngines())("GET /api/forntend/getrank on %s", (engine) => {
 
 describe.each(testEngines())("background chart job with the app on %s", (engine) => {
   it("rebuilds when the app is ready and is stopped before the database closes", async () => {
-    let scheduled: ReturnType<typeof scheduleChartRebuilds> | undefined;
-    const testApp = await createTestApp(engine, { extend: (app) => {
-      scheduled = scheduleChartRebuilds(app, { db: app.deps.database.db, intervalMs: 60_000 });
-    } });
+    const testApp = await createTestApp(engine, { env: { CHARTS_REBUILD_INTERVAL_MS: "60000" } });
     try {
       const fx = chartFixtures(testApp.database.db);
-      const charts = chartsService(testApp.database.db);
+      const { charts, chartScheduler } = testApp.app.services;
       await charts.idle();
       expect(await charts.chartSide()).toMatchObject({ vvvdj: { rank_day: [] } });
       const id = await fx.item("vvvdj", "mix", "A");
       await fx.plays(id, 2, HOUR, new Date());
       // The rebuild started at ready may have run before the play existed: one more tick.
-      await scheduled!.tick();
+      await chartScheduler.tick();
       expect((await charts.chartSide()).vvvdj.rank_day).toEqual([expect.objectContaining({ id, plays: 2 })]);
     } finally {
       await testApp.close();

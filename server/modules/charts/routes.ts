@@ -12,6 +12,7 @@ export const chartRoutes: FastifyPluginAsync<{ services: AppServices }> = async 
   api.get(
     "/api/forntend/getrank",
     {
+      config: { access: "public" },
       schema: {
         tags: ["frontend"],
         summary: "榜单 (one chart: site djuu|172minx|vvvdj|local, type mix|single, period day|week|month|quarter)",

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from "fastify";
-import type { AppDatabase, DbLogger } from "../../db/open.js";
-import { chartsService } from "./service.js";
+import type { DbLogger } from "../../db/open.js";
+import type { ChartsService } from "./service.js";
 
 export interface ChartScheduler {
   /** Rebuilds now (unless one is running), then every `intervalMs`. */
@@ -17,17 +16,16 @@ export interface ChartScheduler {
  * makes other instances skip as well.
  */
 export function createChartScheduler({
-  db,
+  charts,
   intervalMs,
   logger,
   now = () => new Date(),
 }: {
-  db: AppDatabase;
+  charts: Pick<ChartsService, "rebuildCharts" | "idle">;
   intervalMs: number;
   logger: DbLogger;
   now?: () => Date;
 }): ChartScheduler {
-  const charts = chartsService(db, now);
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let current: Promise<void> | undefined;
@@ -65,23 +63,4 @@ export function createChartScheduler({
     },
     tick: run,
   };
-}
-
-/**
- * Runs the background job with the app: first rebuild once the app is ready, stopped (and the
- * running rebuild awaited) when the app closes, before the database is closed.
- */
-export function scheduleChartRebuilds(
-  app: FastifyInstance,
-  options: { db: AppDatabase; intervalMs: number; logger?: DbLogger },
-): ChartScheduler {
-  const { intervalMs } = options;
-  const scheduler = createChartScheduler({ db: options.db, intervalMs, logger: options.logger ?? app.log });
-  app.addHook("onReady", async () => {
-    if (intervalMs > 0) scheduler.start();
-  });
-  app.addHook("onClose", async () => {
-    await scheduler.stop();
-  });
-  return scheduler;
 }

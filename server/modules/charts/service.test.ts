@@ -2,7 +2,8 @@ import { SIDE_KEYS } from "@contracts/charts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../db/open.js";
-import { items } from "../../db/schema/index.js";
+import { inProcessBus } from "../../events/bus.js";
+import { catalogueWriteService } from "../catalogue-write/service.js";
 import { queryRows } from "../../db/sql.js";
 import { createTestDatabase, testEngines } from "../../testing/test-db.js";
 import { CHART_LOCK_KEY } from "./repo.js";
@@ -134,7 +135,7 @@ describe.each(testEngines())("chart rebuild on %s", (engine) => {
 
   it("skips a rebuild asked for while one is running in this process", async () => {
     await fx.plays(await fx.item("djuu", "mix", "A"), 1, HOUR);
-    const [first, second] = await Promise.all([charts.rebuildCharts(NOW), chartsService(database.db).rebuildCharts(NOW)]);
+    const [first, second] = await Promise.all([charts.rebuildCharts(NOW), charts.rebuildCharts(NOW)]);
     expect(first.status).toBe("rebuilt");
     expect(second).toEqual({ status: "skipped", reason: "running" });
     expect((await charts.rebuildCharts(NOW)).status).toBe("rebuilt");
@@ -196,7 +197,7 @@ describe.each(testEngines())("chart rebuild on %s", (engine) => {
     // `local` joins once it has entries; an item hidden after the rebuild leaves no gap.
     await fx.plays(await fx.item("local", "mix", "本站"), 1, HOUR);
     await rebuilt();
-    await database.db.update(items).set({ status: "hidden" }).where(sql`${items.id} = ${ids[0]}`);
+    await catalogueWriteService(database.db, inProcessBus()).setItemsStatus([ids[0]], "hidden");
     const after = await chartsService(database.db).chartSide({ limit: 3 });
     expect(Object.keys(after)).toEqual(["djuu", "172minx", "vvvdj", "local"]);
     expect(after.local.rank_day).toHaveLength(1);
@@ -211,7 +212,7 @@ describe.each(testEngines())("chart rebuild on %s", (engine) => {
     const lines: string[] = [];
     const log = (obj: object, msg?: string) => void lines.push(msg ?? "");
     const scheduler = createChartScheduler({
-      db: database.db,
+      charts: chartsService(database.db),
       intervalMs: 60_000,
       now: () => NOW,
       logger: { debug: log, info: log, warn: log, error: log },

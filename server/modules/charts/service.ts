@@ -14,6 +14,8 @@ import {
 } from "@contracts/charts";
 import { DEFAULT_COVER } from "@contracts/player-texts";
 import type { AppDatabase } from "../../db/open.js";
+import { type EventBus, inProcessBus } from "../../events/bus.js";
+import { CacheRegistry } from "../../lib/cache.js";
 import { badRequest } from "../../errors.js";
 import { chartsRepo, type ChartRow, type ChartWindow } from "./repo.js";
 
@@ -30,7 +32,10 @@ export const CHART_WINDOW_MS: Record<ChartPeriodName, number> = {
 /** Entries stored per (site, kind, period); the side panel shows the first SIDE_LIMIT. */
 export const CHART_TOP = 50;
 export const SIDE_LIMIT = 10;
-/** How long a built `side` is reused before it is read again (other instances may have rebuilt). */
+/**
+ * How long a built `side` is reused before it is read again (other instances may have rebuilt);
+ * a change event about items or sites drops it at once (a hidden item leaves every chart).
+ */
 export const SIDE_CACHE_MS = 15_000;
 
 
@@ -39,16 +44,17 @@ export type RebuildResult =
   /** Another rebuild was running in this process, or another instance held the lock. */
   | { status: "skipped"; reason: "running" | "locked" };
 
-/** Per-database state shared by every service instance: one rebuild at a time, one side cache. */
-interface SharedState {
-  running?: Promise<RebuildResult>;
-  side?: { at: number; sites: string; value: Promise<ChartSide> };
-}
-const shared = new WeakMap<AppDatabase, SharedState>();
-function stateOf(db: AppDatabase): SharedState {
-  let state = shared.get(db);
-  if (!state) shared.set(db, (state = {}));
-  return state;
+const sideIds = new WeakMap<ChartSide, ReadonlySet<number>>();
+
+/** The ids of the items a `side` lists (worked out once per side). */
+export function chartSideItemIds(side: ChartSide): ReadonlySet<number> {
+  let ids = sideIds.get(side);
+  if (!ids) {
+    const found = new Set<number>();
+    for (const charts of Object.values(side)) for (const list of Object.values(charts)) for (const item of list) found.add(Number(item.id));
+    sideIds.set(side, (ids = found));
+  }
+  return ids;
 }
 
 export function chartWindows(now: Date): ChartWindow[] {
@@ -83,10 +89,22 @@ export interface ChartSideOptions {
   limit?: number;
 }
 
-/** Charts: background rebuilds from play events, and cheap reads of the stored result. */
-export function chartsService(db: AppDatabase, clock: () => Date = () => new Date()) {
+/**
+ * Charts: background rebuilds from play events, and cheap reads of the stored result. One per
+ * app (createServices): it holds the in-process rebuild lock and the `side` cache.
+ */
+export function chartsService(
+  db: AppDatabase,
+  // Standalone (scripts, tests): caches and events of its own.
+  { caches = new CacheRegistry(), bus = inProcessBus(), clock = () => new Date() }: { caches?: CacheRegistry; bus?: EventBus; clock?: () => Date } = {},
+) {
   const repo = chartsRepo(db);
-  const state = stateOf(db);
+  let running: Promise<RebuildResult> | undefined;
+  const sides = caches.create<ChartSide>({ name: "chart-side", maxEntries: 8, freshMs: SIDE_CACHE_MS });
+  bus.subscribe((event) => {
+    // Charts show items' titles, covers and sites, and only visible items.
+    if ((event.type === "items" && event.action !== "created") || event.type === "sources") sides.clear();
+  });
 
   return {
     /**
@@ -94,25 +112,26 @@ export function chartsService(db: AppDatabase, clock: () => Date = () => new Dat
      * runs in this process is skipped, and so is one while another instance holds the lock.
      */
     async rebuildCharts(now: Date = clock()): Promise<RebuildResult> {
-      if (state.running) return { status: "skipped", reason: "running" };
+      if (running) return { status: "skipped", reason: "running" };
       const run = (async (): Promise<RebuildResult> => {
         const started = performance.now();
         const outcome = await repo.rebuild({ now, windows: chartWindows(now), top: CHART_TOP });
         if (outcome.status === "locked") return { status: "skipped", reason: "locked" };
-        state.side = undefined;
+        sides.clear();
+        bus.publish({ type: "charts" });
         return { status: "rebuilt", rows: outcome.rows, ms: Math.round(performance.now() - started) };
       })();
-      state.running = run;
+      running = run;
       try {
         return await run;
       } finally {
-        state.running = undefined;
+        running = undefined;
       }
     },
 
     /** Resolves when the rebuild in progress (if any) has finished, whatever its outcome. */
     async idle(): Promise<void> {
-      await state.running?.catch(() => undefined);
+      await running?.catch(() => undefined);
     },
 
     /**
@@ -121,15 +140,7 @@ export function chartsService(db: AppDatabase, clock: () => Date = () => new Dat
      */
     chartSide(options: ChartSideOptions = {}): Promise<ChartSide> {
       const limit = options.limit ?? SIDE_LIMIT;
-      const cacheKey = `${options.sites?.join(",") ?? "*"}|${limit}`;
-      const cached = state.side;
-      if (cached && cached.sites === cacheKey && Date.now() - cached.at < SIDE_CACHE_MS) return cached.value;
-      const value = buildSide(options.sites, limit);
-      state.side = { at: Date.now(), sites: cacheKey, value };
-      value.catch(() => {
-        if (state.side?.value === value) state.side = undefined;
-      });
-      return value;
+      return sides.get(`${options.sites?.join(",") ?? "*"}|${limit}`, () => buildSide(options.sites, limit));
     },
 
     /** One chart for the panel's switches; singles have no day chart (400). */

@@ -6,6 +6,8 @@ import { Rng } from "../../db/seed/prng.js";
 import { createTestDatabase, testEngines } from "../../testing/test-db.js";
 import { CHART_WINDOW_MS, chartsService } from "./service.js";
 import { TALLY_KEY } from "./tally-repo.js";
+import { inProcessBus } from "../../events/bus.js";
+import { catalogueWriteService } from "../catalogue-write/service.js";
 import { chartFixtures, DAY, HOUR, NOW } from "./test-fixtures.js";
 
 type Counts = Record<number, { day: number; week: number; month: number; quarter: number }>;
@@ -108,7 +110,7 @@ describe.each(testEngines())("running play counts (item_plays) on %s", (engine) 
     const a = await fx.item("djuu", "mix", "A");
     await fx.plays(a, 2, HOUR);
     await rebuild(NOW);
-    await database.db.execute(sql`update items set source_site = 'vvvdj' where id = ${a}`);
+    await catalogueWriteService(database.db, inProcessBus()).updateItem(a, { sourceSite: "vvvdj" });
     await fx.plays(a, 1, 0, new Date(NOW.getTime() + 60_000));
     await rebuild(new Date(NOW.getTime() + 60_000));
     expect(await fx.chart("djuu", "mix", "day")).toEqual([]);

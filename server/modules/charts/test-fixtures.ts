@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import { bulkInsert } from "../../db/bulk.js";
 import type { AppDatabase } from "../../db/open.js";
-import { items, playEvents, type ItemKind } from "../../db/schema/index.js";
+import { playEvents, type ItemKind } from "../../db/schema/index.js";
+import { inProcessBus } from "../../events/bus.js";
+import { catalogueWriteService } from "../catalogue-write/service.js";
+import type { NewItem } from "../catalogue-write/types.js";
 import { queryRows } from "../../db/sql.js";
 import { TALLY_KEY } from "./tally-repo.js";
 
@@ -14,19 +17,18 @@ let playback = 0;
 
 /** Test data for the charts: items and play events at known times. */
 export function chartFixtures(db: AppDatabase) {
+  const writes = catalogueWriteService(db, inProcessBus());
   return {
     async reset() {
-      await db.execute(sql`truncate play_events, chart_entries, item_plays, items cascade`);
+      await db.execute(sql`truncate play_events, chart_entries, item_plays`);
+      const all = await queryRows<{ id: number }>(db, sql`select id from items`);
+      await writes.deleteItems(all.map((r) => r.id));
       // The running counts start over with the events (see tally-repo.ts).
       await db.execute(sql`delete from app_settings where key = ${TALLY_KEY}`);
     },
 
-    async item(site: string, kind: ItemKind, title: string, extra: Partial<typeof items.$inferInsert> = {}): Promise<number> {
-      const [row] = await db
-        .insert(items)
-        .values({ kind, title, sourceSite: site, playUrl: `/media/${title}.mp3`, ...extra })
-        .returning({ id: items.id });
-      return row.id;
+    async item(site: string, kind: ItemKind, title: string, extra: Partial<NewItem> = {}): Promise<number> {
+      return writes.createItem({ kind, title, sourceSite: site, playUrl: `/media/${title}.mp3`, ...extra });
     },
 
     /** `count` plays of `itemId`, each `ageMs` before `base` (negative: after it). */

@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { DatabaseHandle } from "../../db/open.js";
+import { declareAccess } from "../../http/auth.js";
 
 /** Liveness plus a database round trip, for load balancers and the start script. */
 export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = async (app, opts) => {
+  declareAccess(app, "public");
   app.get("/healthz", async (_request, reply) => {
     try {
       await opts.database.db.execute(sql`select 1`);

@@ -9,6 +9,7 @@ export const homeRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
   app.withTypeProvider<ZodTypeProvider>().get(
     "/api/forntend/index",
     {
+      config: { access: "public" },
       schema: {
         tags: ["frontend"],
         summary: "首页 (carousel, partner logos, search options, recommendations, charts, latest lists)",

@@ -3,14 +3,16 @@ import { type CategoryLatest, HOME_LIMITS, type HomeData } from "@contracts/home
 import { SITE_DESCRIPTION, SITE_KEYWORDS, SITE_NAME } from "@contracts/site";
 import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
-import { ttlCache } from "../../lib/ttl-cache.js";
+import type { EventBus } from "../../events/bus.js";
+import type { CacheRegistry } from "../../lib/cache.js";
 import { toCatalogueItem } from "../catalog/catalogue-item.js";
-import type { ChartsService } from "../charts/service.js";
+import { chartSideItemIds, type ChartsService } from "../charts/service.js";
 import { type HomeCategoryRow, type LatestItemRow, homeRepo } from "./repo.js";
 
 /**
- * Every visitor sees the same home page and it changes slowly (new items, a chart rebuild),
- * so it is built at most once per this many ms and shared; the back office can invalidate it.
+ * Every visitor sees the same home page: it is built once and shared until a change event
+ * touches what it shows, and at most this many ms anyway (charts move with plays, and view
+ * counts with views, which publish no event).
  */
 export const HOME_CACHE_MS = 30_000;
 
@@ -59,8 +61,30 @@ export function buildLatestLists(categories: HomeCategoryRow[], rows: LatestItem
   };
 }
 
-export function homeService(db: AppDatabase, charts: Pick<ChartsService, "chartSide">, now: () => number = Date.now) {
+/** The ids of the items a home page shows (its lists and charts). */
+function shownItemIds({ data }: HomePage): Set<number> {
+  const lists = [data.data, data.favorites, ...data.suitelist.map((s) => s.list), ...data.suitelistx.map((s) => s.list)];
+  return new Set([...lists.flat().map((item) => Number(item.id)), ...chartSideItemIds(data.side)]);
+}
+
+export function homeService(
+  db: AppDatabase,
+  { charts, caches, bus }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; bus: EventBus },
+) {
   const repo = homeRepo(db);
+  // Past HOME_CACHE_MS it is rebuilt in the background while the kept page is still served.
+  const home = caches.create<HomePage>({ name: "home", maxEntries: 1, freshMs: HOME_CACHE_MS, staleMs: 10 * 60_000 });
+  const shown = new WeakMap<HomePage, Set<number>>();
+  bus.subscribe((event) => {
+    if (event.type === "charts") return home.markStale();
+    if (event.type !== "itemCounts") return home.clear();
+    // The most-favourited list moves with counts: only a page that shows one of the items changes.
+    const page = home.peek("");
+    if (!page) return home.clear();
+    let ids = shown.get(page);
+    if (!ids) shown.set(page, (ids = shownItemIds(page)));
+    if (event.ids.some((id) => ids.has(id))) home.clear();
+  });
 
   async function build(): Promise<HomePage> {
     const categories = await repo.categories();
@@ -93,11 +117,8 @@ export function homeService(db: AppDatabase, charts: Pick<ChartsService, "chartS
     };
   }
 
-  const page = ttlCache(build, HOME_CACHE_MS, now);
   return {
-    page: (): Promise<HomePage> => page.get(),
-    /** Called by the back office after editing blocks, categories or items. */
-    invalidate: () => page.invalidate(),
+    page: (): Promise<HomePage> => home.get("", build),
   };
 }
 

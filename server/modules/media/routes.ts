@@ -4,6 +4,7 @@
  */
 import { mkdir, realpath } from "node:fs/promises";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { declareAccess } from "../../http/auth.js";
 import { resolveInside } from "./safe-path.js";
 import { serveFile } from "./serve-file.js";
 
@@ -26,6 +27,8 @@ const MOUNTS = (o: MediaRoutesOptions): Mount[] => [
 ];
 
 export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, opts) => {
+  // Media and uploads are public files (a paid download is a signed link: accounts issue).
+  declareAccess(app, "public");
   for (const mount of MOUNTS(opts)) {
     await mkdir(mount.dir, { recursive: true });
     const rootReal = await realpath(mount.dir);

@@ -5,7 +5,6 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { visitorId } from "../../http/visitor.js";
 import type { AppServices } from "../../services.js";
-import { bearerToken } from "../accounts/routes.js";
 
 export const playRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -13,6 +12,8 @@ export const playRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
   api.post(
     PLAY_REPORT_PATH,
     {
+      // A guest's play counts as well; a signed-in member's play is linked to the account.
+      config: { access: "public", optionalUser: true },
       schema: {
         tags: ["frontend"],
         summary: "上报一次有效播放 (收听满30秒; 同一 playbackId 只计一次)",
@@ -22,10 +23,8 @@ export const playRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
     },
     async (request, reply) => {
       const visitor = visitorId(request, reply);
-      // A guest's play counts as well: an unknown or expired token only loses the user link.
-      const token = bearerToken(request);
-      const user = token ? await services.sessions.currentUser(token).catch(() => null) : null;
-      return ok(await services.plays.report(request.body, { visitorId: visitor, userId: user?.id ?? null }));
+      // An unknown, expired or disabled member's token only loses the user link.
+      return ok(await services.plays.report(request.body, { visitorId: visitor, userId: request.user?.id ?? null }));
     },
   );
 };

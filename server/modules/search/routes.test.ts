@@ -1,10 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { categories, items } from "../../db/schema/index.js";
+import { items } from "../../db/schema/index.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { localProvider } from "./local-provider.js";
-import { buildSearchText } from "./search-text.js";
 
 type Kind = "mix" | "single";
 interface Fixture {
@@ -48,25 +47,22 @@ describe.each(testEngines())("GET /api/forntend/indexsearch on %s", (engine) => 
   beforeAll(async () => {
     testApp = await createTestApp(engine);
     app = testApp.app;
-    const { db } = testApp.database;
-    const [cat] = await db.insert(categories).values({ name: "中文串烧", diyname: "zhongwen" }).returning();
-    const rows = await db
-      .insert(items)
-      .values(
-        FIXTURES.map((f) => ({
-          kind: f.kind ?? "mix",
-          title: f.title,
-          artist: f.artist ?? "未知歌手",
-          playUrl: `/media/demo/${encodeURIComponent(f.title)}.m4a`,
-          playtype: f.playtype ?? "mp3",
-          sourceSite: f.site ?? "local",
-          categoryId: cat.id,
-          status: f.status ?? "normal",
-          viewCount: f.views ?? 0,
-          searchText: buildSearchText(f.title, f.artist),
-        })),
-      )
-      .returning({ id: items.id, title: items.title });
+    const { writes } = app.services;
+    const [cat] = await writes.createCategories([{ name: "中文串烧", diyname: "zhongwen" }]);
+    await writes.createItems(
+      FIXTURES.map((f) => ({
+        kind: f.kind ?? "mix",
+        title: f.title,
+        artist: f.artist ?? "未知歌手",
+        playUrl: `/media/demo/${encodeURIComponent(f.title)}.m4a`,
+        playtype: f.playtype ?? "mp3",
+        sourceSite: f.site ?? "local",
+        categoryId: cat.id,
+        status: f.status ?? "normal",
+        viewCount: f.views ?? 0,
+      })),
+    );
+    const rows = await testApp.database.db.select({ id: items.id, title: items.title }).from(items);
     for (const r of rows) ids.set(r.title, r.id);
   });
 

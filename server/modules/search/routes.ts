@@ -11,6 +11,7 @@ export const searchRoutes: FastifyPluginAsync<{ services: AppServices }> = async
   api.get(
     "/api/forntend/indexsearch",
     {
+      config: { access: "public" },
       schema: {
         tags: ["frontend"],
         summary: "搜索 (本站曲库; 外部来源以 provider 接入)",

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
-import { seoService } from "./service.js";
+import { declareAccess } from "../../http/auth.js";
+import type { AppServices } from "../../services.js";
 
 const CACHE = "public, max-age=3600";
 const XML = "application/xml; charset=utf-8";
 
-export const seoRoutes: FastifyPluginAsync<{ db: AppDatabase; publicUrl: string }> = async (app, opts) => {
-  const seo = seoService(opts.db, opts.publicUrl);
+export const seoRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  declareAccess(app, "public");
+  const { seo } = services;
   const hide = { schema: { hide: true } };
 
   app.get("/robots.txt", hide, async (_req, reply) =>

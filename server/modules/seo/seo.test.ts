@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoMediaFixture } from "../../db/seed/demo-media.fixture.js";
 import { seedDemoCatalogue } from "../../db/seed/index.js";
-import { categories, items } from "../../db/schema/index.js";
+import { categories } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
@@ -16,12 +16,13 @@ describe.each(testEngines())("robots.txt and sitemaps on %s", (engine) => {
 
   beforeAll(async () => {
     t = await createTestApp(engine);
-    await seedDemoCatalogue(t.database, { media: demoMediaFixture, suites: 12, singles: 6, plays: 0 });
+    await seedDemoCatalogue(t.database, { media: demoMediaFixture, suites: 12, singles: 6, plays: 0, writes: t.app.services.writes });
     const ids = await queryRows<{ id: number }>(t.database.db, sql`select id from items order by id`);
     hiddenId = ids[0].id;
     visibleIds = ids.slice(1).map((r) => r.id);
-    await t.database.db.update(items).set({ status: "hidden" }).where(eq(items.id, hiddenId));
-    await t.database.db.update(categories).set({ enabled: false }).where(eq(categories.diyname, "hanmai"));
+    const [hanmai] = await t.database.db.select().from(categories).where(eq(categories.diyname, "hanmai"));
+    await t.app.services.writes.setItemsStatus([hiddenId], "hidden");
+    await t.app.services.writes.updateCategory(hanmai.id, { enabled: false });
   });
 
   afterAll(() => t?.close());

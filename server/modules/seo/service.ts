@@ -1,5 +1,7 @@
 import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
+import type { EventBus } from "../../events/bus.js";
+import type { CacheRegistry } from "../../lib/cache.js";
 import { seoRepo } from "./repo.js";
 
 /** The sitemap protocol's limit of URLs per file. */
@@ -18,10 +20,31 @@ function urlset(entries: { loc: string; lastmod?: Date | string }[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
 }
 
+/** Sitemaps are kept until a change event touches them, and made again after this long anyway. */
+export const SITEMAP_CACHE_MS = 10 * 60_000;
+
+const itemsKey = (n: number) => `items-${n}`;
+const blockOf = (id: number) => Math.ceil(id / ITEMS_PER_SITEMAP);
+
 /** robots.txt and sitemaps: the home page, every category and every visible item. */
-export function seoService(db: AppDatabase, publicUrl: string) {
+export function seoService(db: AppDatabase, { publicUrl, caches, bus }: { publicUrl: string; caches: CacheRegistry; bus: EventBus }) {
   const repo = seoRepo(db);
   const abs = (path: string) => `${publicUrl}${path}`;
+  // Each items sitemap is up to ~5 MB of XML (50,000 URLs); a few dozen at most are kept.
+  const sitemaps = caches.create<string | null>({
+    name: "sitemaps",
+    maxEntries: 64,
+    maxBytes: 64 * 1024 * 1024,
+    sizeOf: (xml) => xml?.length ?? 0,
+    freshMs: SITEMAP_CACHE_MS,
+  });
+  bus.subscribe((event) => {
+    if (event.type === "categories") sitemaps.delete("pages");
+    if (event.type !== "items") return;
+    // New or deleted ids may add or remove a sitemap file; any change may show, hide or date an item.
+    if (event.action !== "updated") sitemaps.delete("index");
+    for (const n of new Set(event.ids.map(blockOf))) sitemaps.delete(itemsKey(n));
+  });
 
   return {
     robots(): string {
@@ -38,24 +61,33 @@ export function seoService(db: AppDatabase, publicUrl: string) {
       ].join("\n");
     },
 
-    async index(): Promise<string> {
-      const itemSitemaps = Math.ceil((await repo.maxItemId()) / ITEMS_PER_SITEMAP);
-      const locs = [abs("/sitemap-pages.xml")];
-      for (let n = 1; n <= itemSitemaps; n++) locs.push(abs(`/sitemap-items-${n}.xml`));
-      const body = locs.map((loc) => `<sitemap><loc>${xmlEscape(loc)}</loc></sitemap>`).join("\n");
-      return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</sitemapindex>\n`;
-    },
-
-    async pages(): Promise<string> {
-      const categories = await repo.categoryEntries();
-      return urlset([{ loc: abs("/") }, ...categories.map((c) => ({ loc: abs(categoryPath(c.diyname)), lastmod: c.lastmod }))]);
-    },
-
+    index: () => sitemaps.get("index", buildIndex) as Promise<string>,
+    pages: () => sitemaps.get("pages", buildPages) as Promise<string>,
     /** Items with ids in the n-th block of 50,000; null when n is past the last block. */
     async items(n: number): Promise<string | null> {
-      if (n < 1 || n > Math.ceil((await repo.maxItemId()) / ITEMS_PER_SITEMAP)) return null;
-      const rows = await repo.itemsInIdRange((n - 1) * ITEMS_PER_SITEMAP + 1, n * ITEMS_PER_SITEMAP);
-      return urlset(rows.map((r) => ({ loc: abs(suitePath(r.id)), lastmod: r.lastmod })));
+      const xml = await sitemaps.get(itemsKey(n), () => buildItems(n));
+      // Only files that exist are kept: asking for made-up numbers must not push them out.
+      if (xml === null) sitemaps.delete(itemsKey(n));
+      return xml;
     },
   };
+
+  async function buildIndex(): Promise<string> {
+    const itemSitemaps = Math.ceil((await repo.maxItemId()) / ITEMS_PER_SITEMAP);
+    const locs = [abs("/sitemap-pages.xml")];
+    for (let n = 1; n <= itemSitemaps; n++) locs.push(abs(`/sitemap-items-${n}.xml`));
+    const body = locs.map((loc) => `<sitemap><loc>${xmlEscape(loc)}</loc></sitemap>`).join("\n");
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</sitemapindex>\n`;
+  }
+
+  async function buildPages(): Promise<string> {
+    const categories = await repo.categoryEntries();
+    return urlset([{ loc: abs("/") }, ...categories.map((c) => ({ loc: abs(categoryPath(c.diyname)), lastmod: c.lastmod }))]);
+  }
+
+  async function buildItems(n: number): Promise<string | null> {
+    if (n < 1 || n > Math.ceil((await repo.maxItemId()) / ITEMS_PER_SITEMAP)) return null;
+    const rows = await repo.itemsInIdRange((n - 1) * ITEMS_PER_SITEMAP + 1, n * ITEMS_PER_SITEMAP);
+    return urlset(rows.map((r) => ({ loc: abs(suitePath(r.id)), lastmod: r.lastmod })));
+  }
 }

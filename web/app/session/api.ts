@@ -25,7 +25,7 @@ export const fetchCurrentUser: AccountCheck<SessionUser> = deduped((token) =>
   check<SessionUser>("/api/user/isloging", token),
 );
 
-/** The admin issue adds this endpoint; until then every answer counts as "not logged in". */
+/** An admin route (ADR 0015); admin tokens come from the back office login (admin issue). */
 export const fetchCurrentAdmin: AccountCheck<AdminInfo> = deduped((token) =>
   check<AdminInfo>("/api/pandaadmin/check", token),
 );

@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import { Cache, CacheRegistry } from "./cache.js";
+
+/** A cache on a fake clock whose loads return `${key}${n}` (n counts all loads) and can be held. */
+function setup(options: { freshMs?: number; staleMs?: number; maxEntries: number; maxBytes?: number } = { freshMs: 100, staleMs: 1000, maxEntries: 3 }) {
+  let clock = 0;
+  const loads: string[] = [];
+  const refreshErrors: string[] = [];
+  let failing = false;
+  let gate: Promise<void> = Promise.resolve();
+  const cache = new Cache<string>({
+    name: "test",
+    ...options,
+    sizeOf: (value) => value.length,
+    onRefreshError: (key) => refreshErrors.push(key),
+    now: () => clock,
+  });
+  const get = (key: string) =>
+    cache.get(key, async () => {
+      loads.push(key);
+      const n = loads.length;
+      await gate;
+      if (failing || key === "bad") throw new Error("no");
+      return `${key}${n}`;
+    });
+  return {
+    cache,
+    get,
+    loads,
+    refreshErrors,
+    tick: (ms: number) => (clock += ms),
+    fail: (on: boolean) => (failing = on),
+    hold() {
+      let open!: () => void;
+      gate = new Promise((resolve) => (open = resolve));
+      return () => {
+        gate = Promise.resolve();
+        open();
+      };
+    },
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("Cache", () => {
+  it("shares one load among concurrent callers and keeps the value while fresh", async () => {
+    const c = setup();
+    expect(await Promise.all([c.get("a"), c.get("a"), c.get("b")])).toEqual(["a1", "a1", "b2"]);
+    c.tick(100);
+    expect(await c.get("a")).toBe("a1");
+    expect(c.loads).toEqual(["a", "b"]);
+  });
+
+  it("serves a stale value at once while one background load replaces it", async () => {
+    const c = setup();
+    await c.get("a");
+    c.tick(101);
+    const release = c.hold();
+    expect(await c.get("a")).toBe("a1"); // stale, not waiting for the held refresh
+    expect(await c.get("a")).toBe("a1");
+    expect(c.loads).toEqual(["a", "a"]); // one refresh, not one per request
+    release();
+    await settle();
+    expect(await c.get("a")).toBe("a2");
+    c.tick(100);
+    expect(await c.get("a")).toBe("a2"); // fresh again from the refresh's start
+  });
+
+  it("keeps the stale value when a refresh fails, and tries again on the next request", async () => {
+    const c = setup();
+    await c.get("a");
+    c.tick(101);
+    c.fail(true);
+    expect(await c.get("a")).toBe("a1");
+    await settle();
+    expect(await c.get("a")).toBe("a1");
+    await settle();
+    expect(c.loads).toEqual(["a", "a", "a"]);
+    expect(c.refreshErrors).toEqual(["a", "a"]); // reported, not silent
+    c.fail(false);
+    await c.get("a");
+    await settle();
+    expect(await c.get("a")).toBe("a4");
+  });
+
+  it("makes the caller wait for a new load past staleMs", async () => {
+    const c = setup();
+    await c.get("a");
+    c.tick(1001);
+    expect(await c.get("a")).toBe("a2");
+  });
+
+  it("evicts the least recently used past maxEntries", async () => {
+    const c = setup();
+    await c.get("a");
+    await c.get("b");
+    await c.get("c");
+    await c.get("a"); // a is now the most recent
+    await c.get("d"); // evicts b
+    expect(c.cache.size).toBe(3);
+    expect(await c.get("a")).toBe("a1");
+    expect(await c.get("b")).toBe("b5");
+  });
+
+  it("does not keep a failed first load", async () => {
+    const c = setup();
+    await expect(c.get("bad")).rejects.toThrow("no");
+    await expect(c.get("bad")).rejects.toThrow("no");
+    expect(c.loads).toEqual(["bad", "bad"]);
+    expect(c.cache.size).toBe(0);
+  });
+
+  it("delete and clear make the next request load anew, and beat a refresh in flight", async () => {
+    const c = setup();
+    await c.get("a");
+    await c.get("b");
+    c.cache.delete("a");
+    expect(await c.get("a")).toBe("a3");
+    expect(await c.get("b")).toBe("b2");
+    c.tick(101);
+    const release = c.hold();
+    await c.get("b"); // starts a refresh that read the data before the write
+    c.cache.clear();
+    release();
+    await settle();
+    expect(await c.get("b")).toBe("b5");
+  });
+
+  it("without staleMs, a value past freshMs is loaded anew while the caller waits (a plain TTL)", async () => {
+    const c = setup({ freshMs: 1000, maxEntries: 1 });
+    expect(await Promise.all([c.get("a"), c.get("a")])).toEqual(["a1", "a1"]);
+    c.tick(1000);
+    expect(await c.get("a")).toBe("a1");
+    c.tick(1);
+    expect(await c.get("a")).toBe("a2");
+  });
+
+  it("keeps at most maxBytes, the least recently used going first, and never a value larger than the cap", async () => {
+    const c = setup({ maxEntries: 100, maxBytes: 6 });
+    await c.get("a"); // "a1": 2 bytes
+    await c.get("b"); // "b2"
+    await c.get("c"); // "c3": 6 bytes in all
+    await c.get("a");
+    await c.get("d"); // "d4": b goes
+    await settle();
+    expect(c.cache.stats()).toMatchObject({ entries: 3, bytes: 6 });
+    expect(c.cache.peek("b")).toBeUndefined();
+    expect(c.cache.peek("a")).toBe("a1");
+    const big = await c.cache.get("big", async () => "x".repeat(7));
+    expect(big).toBe("xxxxxxx"); // served, not kept
+    await settle();
+    expect(c.cache.peek("big")).toBeUndefined();
+    expect(c.cache.stats().bytes).toBeLessThanOrEqual(6);
+  });
+
+  it("measures a kept value again when it is served (it may have grown)", async () => {
+    const grown = { bytes: 1 };
+    const cache = new Cache<{ bytes: number }>({ name: "grow", maxEntries: 10, maxBytes: 100, sizeOf: (v) => v.bytes });
+    await cache.get("k", async () => grown);
+    expect(cache.stats().bytes).toBe(1);
+    grown.bytes = 60;
+    await cache.get("k", async () => grown);
+    expect(cache.stats().bytes).toBe(60);
+    grown.bytes = 101;
+    await cache.get("k", async () => grown);
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+  });
+
+  it("counts hits, misses, refreshes, evictions and drops", async () => {
+    const c = setup();
+    await c.get("a");
+    await c.get("a");
+    await c.get("b");
+    await c.get("c");
+    await c.get("d"); // evicts a
+    c.tick(101);
+    await c.get("d"); // stale: a refresh
+    c.cache.deleteWhere((key) => key === "b" || key === "c");
+    await settle();
+    expect(c.cache.stats()).toMatchObject({ name: "test", hits: 2, misses: 4, refreshes: 1, evictions: 1, drops: 2, entries: 1 });
+  });
+
+  it("memo keeps synchronously computed values the same way", () => {
+    let clock = 0;
+    let computed = 0;
+    const cache = new Cache<number>({ name: "memo", maxEntries: 2, freshMs: 10, now: () => clock });
+    expect(cache.memo("x", () => ++computed)).toBe(1);
+    expect(cache.memo("x", () => ++computed)).toBe(1);
+    cache.memo("y", () => ++computed);
+    cache.memo("z", () => ++computed); // x goes
+    expect(cache.memo("x", () => ++computed)).toBe(4);
+    clock = 11;
+    expect(cache.memo("x", () => ++computed)).toBe(5);
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 5, entries: 2 });
+  });
+});
+
+describe("CacheRegistry", () => {
+  it("lists every cache it made with its counters, and refuses a second cache of one name", async () => {
+    const caches = new CacheRegistry();
+    const a = caches.create<string>({ name: "a", maxEntries: 2 });
+    caches.create<string>({ name: "b", maxEntries: 2, maxBytes: 10, sizeOf: (v) => v.length });
+    await a.get("k", async () => "v");
+    expect(caches.stats().map((s) => [s.name, s.entries, s.misses, s.maxBytes])).toEqual([
+      ["a", 1, 1, null],
+      ["b", 0, 0, 10],
+    ]);
+    expect(caches.get("a")).toBe(a);
+    expect(() => caches.create({ name: "a", maxEntries: 1 })).toThrow("exists");
+  });
+});
