@@ -8,4 +8,8 @@ export const serverMessages = {
   tooManyRequests: "请求过于频繁，请稍后再试",
   payloadTooLarge: "上传的内容过大",
   unsupportedMediaType: "不支持的请求格式",
+  badAddress: "请求地址无效",
+  badHost: "请求的主机名无效",
+  headersTooLarge: "请求头过大",
+  requestTimeout: "请求超时，请重试",
 } as const;

@@ -3,19 +3,20 @@ import { categoryAnswers } from "./modules/catalog/category-answers.js";
 import { categoryService } from "./modules/catalog/category-service.js";
 import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
-import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
 import { chartsService } from "./modules/charts/service.js";
 import { homeService } from "./modules/home/service.js";
 import { playsService } from "./modules/plays/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
 import { sessionService } from "./modules/accounts/session-service.js";
+import { visitorService } from "./modules/visitors/service.js";
+import { type Clock, systemClock } from "./lib/clock.js";
 
 /**
  * The in-process services, built once per app. HTTP routes and SSR loaders (through the
  * React Router load context) share them, so pages never call our own API over HTTP.
  */
-export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) {
+export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">, clock: Clock = systemClock) {
   const charts = chartsService(db);
   const categories = categoryService(db, charts);
   // A kept answer whose background refresh fails is still served: say so in the log.
@@ -38,9 +39,9 @@ export function createServices(db: AppDatabase, logger: Pick<DbLogger, "warn">) 
     home: homeService(db, charts),
     navigation: navigationService(db),
     suites: suiteService(db, undefined, refreshFailed("suite")),
-    visitors: { fromCookieHeader: visitorFromCookieHeader },
+    visitors: visitorService(db),
     sessions: sessionService(db),
-    plays: playsService(db),
+    plays: playsService(db, clock),
   };
 }
 

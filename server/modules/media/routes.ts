@@ -48,6 +48,8 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, o
         throw err;
       }
     };
-    app.route({ method: ["GET", "HEAD"], url: `${mount.prefix}*`, exposeHeadRoute: false, handler });
+    // Never compressed: a file is one representation, with one strong ETag and byte ranges of
+    // exactly its bytes (media are compressed already; a compressed SVG would need its own tag).
+    app.route({ method: ["GET", "HEAD"], url: `${mount.prefix}*`, exposeHeadRoute: false, compress: false, handler });
   }
 };

@@ -1,27 +1,52 @@
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
-import { playReportResultSchema, playReportSchema } from "@contracts/plays";
-import { PLAY_REPORT_PATH } from "@contracts/player-texts";
-import type { FastifyPluginAsync } from "fastify";
+import { serverMessages } from "@contracts/messages";
+import { playReportResultSchema, playReportSchema, playStartResultSchema, playStartSchema } from "@contracts/plays";
+import { PLAY_REPORT_PATH, PLAY_START_PATH } from "@contracts/player-texts";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { AppError } from "../../errors.js";
+import { rateLimitConfig } from "../../http/rate-limits.js";
 import { visitorId } from "../../http/visitor.js";
 import type { AppServices } from "../../services.js";
 import { bearerToken } from "../accounts/routes.js";
+
+/** A play is bound to a visitor: without one (its IP had its share of new ids) nothing counts. */
+async function requireVisitor(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+  const visitor = await visitorId(request, reply);
+  if (!visitor) throw new AppError(429, serverMessages.tooManyRequests);
+  return visitor;
+}
 
 export const playRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
-    PLAY_REPORT_PATH,
+    PLAY_START_PATH,
     {
+      config: { rateLimit: rateLimitConfig("playStart") },
       schema: {
         tags: ["frontend"],
-        summary: "上报一次有效播放 (收听满30秒; 同一 playbackId 只计一次)",
+        summary: "上报播放开始 (播放器真正开始播放时; 有效播放须在此后至少30秒上报)",
+        body: playStartSchema,
+        response: { 200: envelope(playStartResultSchema) },
+      },
+    },
+    async (request, reply) => ok(await services.plays.start(request.body, { visitorId: await requireVisitor(request, reply) })),
+  );
+
+  api.post(
+    PLAY_REPORT_PATH,
+    {
+      config: { rateLimit: rateLimitConfig("playReport") },
+      schema: {
+        tags: ["frontend"],
+        summary: "上报一次有效播放 (服务器见到播放开始至少30秒后; 同一 playbackId 只计一次)",
         body: playReportSchema,
         response: { 200: envelope(playReportResultSchema) },
       },
     },
     async (request, reply) => {
-      const visitor = visitorId(request, reply);
+      const visitor = await requireVisitor(request, reply);
       // A guest's play counts as well: an unknown or expired token only loses the user link.
       const token = bearerToken(request);
       const user = token ? await services.sessions.currentUser(token).catch(() => null) : null;
