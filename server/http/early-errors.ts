@@ -86,10 +86,11 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, serverMessages.requestTimeout],
 };
 
-/** The start of the bytes the parser failed on, when it is a request line: a page request? */
+/** The bytes the parser failed on, when they begin with a request line: a page request? */
 function wasPageRequest(rawPacket: unknown): boolean {
   if (!Buffer.isBuffer(rawPacket)) return false;
-  const line = /^([A-Z]+) (\S+) HTTP\/1\.[01]\r?\n/.exec(rawPacket.toString("latin1", 0, 8192));
+  // The path's start is enough to tell (it may be the over-long part).
+  const line = /^([A-Z]+) (\/[^\s]*)/.exec(rawPacket.toString("latin1", 0, 512));
   return !!line && isPageRequest(line[1], line[2]);
 }
 
