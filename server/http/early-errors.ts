@@ -74,9 +74,16 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_MAX_PARAM_LENGTH: serverMessages.badAddress,
 };
 
-/** Fastify's `frameworkErrors`: a URL the router cannot decode, a path parameter too long. */
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode, a path parameter too long (the
+ * client's fault, 4xx); a failing route constraint would be ours (500, logged as an error).
+ */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  const status = error.statusCode ?? 400;
+  if (status >= 500) {
+    request.log.error({ err: error }, "request failed");
+    return sendEarlyError(request, reply, 500, serverMessages.internal);
+  }
   request.log.info({ code: error.code, url: request.url }, "client error");
   return sendEarlyError(request, reply, status, FRAMEWORK_MESSAGES[error.code] ?? serverMessages.badRequest);
 }
