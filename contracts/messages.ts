@@ -8,4 +8,11 @@ export const serverMessages = {
   tooManyRequests: "请求过于频繁，请稍后再试",
   payloadTooLarge: "上传的内容过大",
   unsupportedMediaType: "不支持的请求格式",
+  badAddress: "请求地址无效",
+  badHost: "请求的主机名无效",
+  headersTooLarge: "请求头过大",
+  requestTimeout: "请求超时，请重试",
+  fileNotFound: "文件不存在",
+  rangeNotSatisfiable: "请求的范围无效",
+  preconditionFailed: "文件已变更，请重新请求",
 } as const;

@@ -26,3 +26,5 @@ export const MAX_LISTENED_SECONDS = 86_400;
 /** Playback ids the player makes: url-safe random text. */
 export const PLAYBACK_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 export const PLAY_REPORT_PATH = "/api/forntend/play";
+/** Where the player says a playback really started (the qualified report needs it 30 s before). */
+export const PLAY_START_PATH = "/api/forntend/play/start";

@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import type { ServerBuild } from "react-router";
 import { seedDemoCatalogue } from "../server/db/seed/index";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media";
+import { adjustableClock, type AdjustableClock } from "../server/lib/clock";
 import { createTestApp } from "../server/testing/test-app";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -45,19 +46,21 @@ export async function loadServerBuild(): Promise<ServerBuild> {
 /**
  * The real app (production web build, security headers, API) on a PGlite test database with a
  * small demo catalogue (categories feed the top navigation), on a random port. Plays are
- * opt-in: most pages need none, and the charts tests want them.
+ * opt-in: most pages need none, and the charts tests want them. `clock` is the server's: a
+ * test that moves the browser's clock (page.clock) moves it by as much.
  */
 export async function startWebServer(
   catalogue: { suites?: number; singles?: number; plays?: number } = {},
-): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+): Promise<{ app: FastifyInstance; url: string; clock: AdjustableClock; close(): Promise<void> }> {
   ensureWebBuild();
-  const testApp = await createTestApp("pglite", { web: true });
+  const clock = adjustableClock();
+  const testApp = await createTestApp("pglite", { web: true, clock });
   const media = await prepareDemoMedia(testApp.dataDir);
   await seedDemoCatalogue(testApp.database, { media, suites: 24, plays: 0, ...catalogue, writes: testApp.app.services.writes });
   // With plays, the charts are built before the first page, as the server does at start-up.
   if (catalogue.plays) await testApp.app.services.charts.rebuildCharts();
   const url = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
-  return { app: testApp.app, url, close: testApp.close };
+  return { app: testApp.app, url, clock, close: testApp.close };
 }
 
 /**

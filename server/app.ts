@@ -8,6 +8,10 @@ import { authPlugin } from "./http/auth.js";
 import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
+import { registerHostCheck } from "./http/early-errors.js";
+import { registerRateLimits } from "./http/rate-limits.js";
+import { serverOptions } from "./http/server-options.js";
+import type { Clock } from "./lib/clock.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
 import { adminSessionRoutes } from "./modules/admin/session-routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
@@ -20,6 +24,7 @@ import { searchRoutes } from "./modules/search/routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
 import { type AppServices, createServices } from "./services.js";
 import { registerWeb } from "./web/index.js";
+import { requestLoadContext } from "./web/request-context.js";
 
 export interface AppDeps {
   config: Config;
@@ -28,6 +33,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | false;
   /** Serve the React site too (production build or Vite in development). API tests leave it off. */
   web?: boolean;
+  /** The server's clock (play reports' 30 s rule); tests move it. Default: the system's. */
+  clock?: Clock;
 }
 
 declare module "fastify" {
@@ -49,8 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...logging,
     trustProxy: config.trustProxy,
-    // Long mixes stream for an hour; only idle sockets are cut.
-    requestTimeout: 0,
+    // Requests must arrive in bounded time; answers (hour-long mixes) stream as long as they take.
+    ...serverOptions(config),
     return503OnClosing: true,
     logController: new LogController({
       disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
@@ -62,7 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: app.log,
     publicUrl: config.publicUrl,
     chartsRebuildIntervalMs: config.chartsRebuildIntervalMs,
+    clock: deps.clock,
   });
+  await services.visitors.load();
   app.decorate("deps", deps);
   app.decorate("services", services);
   // Charts are aggregated in the background: once the app is ready, then every interval.
@@ -84,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // HTML, JSON and scripts; media types are not compressible and keep their Range semantics.
   await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
+  registerHostCheck(app);
+  await registerRateLimits(app);
   await registerApiDocs(app);
 
   await app.register(healthRoutes, { database: deps.database });
@@ -98,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {
-    await registerWeb(app, { mode: config.dev ? "development" : "production", getLoadContext: () => ({ services }) });
+    await registerWeb(app, { mode: config.dev ? "development" : "production", getLoadContext: requestLoadContext(services) });
   }
   return app;
 }

@@ -46,6 +46,17 @@ describe("loadConfig", () => {
     expect(config.port).toBe(3000);
   });
 
+  it("bounds how long a request may take to arrive: 30 s, its headers 20 s, unless set", () => {
+    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 20_000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: "60000", HEADERS_TIMEOUT_MS: "10000" })).toMatchObject({
+      requestTimeoutMs: 60_000,
+      headersTimeoutMs: 10_000,
+    });
+    // 0 is not "off": a request that never arrives must end.
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: "0" })).toThrow(/REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: "5000", HEADERS_TIMEOUT_MS: "6000" })).toThrow(/HEADERS_TIMEOUT_MS/);
+  });
+
   it("refuses malformed values with a message naming the variable", () => {
     expect(() => loadConfig({ PORT: "http" })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);

@@ -24,6 +24,10 @@ const envSchema = z.object({
   /** Time given to in-flight requests on SIGTERM before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: z.string().optional(),
+  /** Longest a request may take to arrive, headers and body (not the answer: mixes stream for an hour). */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Longest the request line and headers may take to arrive. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   /** Background chart rebuilds: milliseconds between runs, 0 = off. */
   CHARTS_REBUILD_INTERVAL_MS: z.coerce
     .number()
@@ -50,6 +54,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   trustProxy: boolean | string;
   chartsRebuildIntervalMs: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +69,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError("Invalid environment:\n  HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS");
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   return {
@@ -82,5 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY,
     chartsRebuildIntervalMs: e.CHARTS_REBUILD_INTERVAL_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
   };
 }

@@ -7,7 +7,6 @@ import { categoryService } from "./modules/catalog/category-service.js";
 import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
 import { viewBuffer } from "./modules/catalog/view-buffer.js";
-import { visitorFromCookieHeader } from "./modules/catalog/visitors.js";
 import { catalogueWriteService } from "./modules/catalogue-write/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
@@ -16,6 +15,8 @@ import { playsService } from "./modules/plays/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
 import { seoService } from "./modules/seo/service.js";
+import { type Clock, systemClock } from "./lib/clock.js";
+import { visitorService } from "./modules/visitors/service.js";
 
 export interface ServiceOptions {
   db: AppDatabase;
@@ -26,6 +27,8 @@ export interface ServiceOptions {
   chartsRebuildIntervalMs: number;
   /** The change-event bus; default in-process (several instances relay it through Redis). */
   bus?: EventBus;
+  /** The server's clock (tests move it); default the system's. */
+  clock?: Clock;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface ServiceOptions {
  * service that keeps answers subscribes to the bus and drops what an event names. Caches are
  * made through `caches`, which lists them all with their counters.
  */
-export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs, bus: givenBus }: ServiceOptions) {
+export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs, bus: givenBus, clock = systemClock }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
@@ -60,9 +63,9 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
     search: searchService([localProvider(db)], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
     }),
-    visitors: { fromCookieHeader: visitorFromCookieHeader },
+    visitors: visitorService(db),
     sessions: sessionService(db),
-    plays: playsService(db),
+    plays: playsService(db, clock),
   };
 }
 

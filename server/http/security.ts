@@ -42,7 +42,15 @@ const [CSP_BEFORE_NONCE, CSP_AFTER_NONCE] = Object.entries(CSP_DIRECTIVES)
   .split(NONCE);
 
 /** API answers are data, never a document: nothing may load from them or frame them. */
-const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** helmet's options: the headers every answer carries besides the CSP. */
+export const HELMET_OPTIONS = {
+  contentSecurityPolicy: false,
+  // Covers and media may be embedded from other origins' pages (share cards).
+  crossOriginResourcePolicy: { policy: "cross-origin" },
+  crossOriginEmbedderPolicy: false,
+} as const;
 
 export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev: boolean }) {
   app.decorateReply("scriptNonce", "");
@@ -57,10 +65,5 @@ export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev:
       reply.header("content-security-policy", CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE);
     });
   }
-  await app.register(helmet, {
-    contentSecurityPolicy: false,
-    // Covers and media may be embedded from other origins' pages (share cards).
-    crossOriginResourcePolicy: { policy: "cross-origin" },
-    crossOriginEmbedderPolicy: false,
-  });
+  await app.register(helmet, HELMET_OPTIONS);
 }

@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { loadConfig } from "../config.js";
 import type { DatabaseEngine, DatabaseHandle } from "../db/types.js";
+import type { Clock } from "../lib/clock.js";
 import { createTestDatabase } from "./test-db.js";
 
 export interface TestApp {
@@ -17,10 +18,14 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Serve the built web pages too (browser tests); API tests leave it off. */
   web?: boolean;
-  /** Environment for the app's config (besides NODE_ENV, DATA_DIR and no chart rebuilds). */
-  env?: Record<string, string>;
   /** Adds probe routes before the app is made ready. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
+  /** The server's clock (default: the system's), for tests that move it. */
+  clock?: Clock;
+  /** Environment settings besides NODE_ENV and DATA_DIR (e.g. short REQUEST_TIMEOUT_MS); no chart rebuilds unless set. */
+  env?: Record<string, string>;
+  /** A pino logger to capture the app's log (default: none). */
+  logger?: FastifyBaseLogger;
 }
 
 /** The real application (buildApp) on a fresh test database of `engine` and a throw-away DATA_DIR. */
@@ -28,8 +33,8 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
   const dataDir = await mkdtemp(path.join(tmpdir(), "djapp-"));
   const database = await createTestDatabase(engine);
   // No background chart rebuilds: tests rebuild when they want charts.
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, CHARTS_REBUILD_INTERVAL_MS: "0", ...opts.env });
-  const app = await buildApp({ config, database, logger: false, web: opts.web });
+  const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
+  const app = await buildApp({ config, database, logger: opts.logger ?? false, web: opts.web, clock: opts.clock });
   await opts.extend?.(app);
   await app.ready();
   return {

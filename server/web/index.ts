@@ -3,7 +3,7 @@ import { declareAccess } from "../http/auth";
 import type { AppContext } from "../../web/app/lib/app-context";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import type { GetLoadContext } from "./load-context";
-import { DEFAULT_EXCLUDED_PREFIXES, isExcluded, type PageHandler } from "./shared";
+import { DEFAULT_EXCLUDED_PREFIXES, isExcluded, type PageHandler, withoutLeadingSlashes } from "./shared";
 
 export type { ExtraLoadContext, GetLoadContext } from "./load-context";
 export { DEFAULT_EXCLUDED_PREFIXES } from "./shared";
@@ -37,6 +37,9 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
 
     scope.get("/*", async (request: FastifyRequest, reply: FastifyReply) => {
       if (isExcluded(request.url, excluded)) return reply.callNotFound();
+      // `//x` (or `/\x`) is no page of ours, and as a URL it names another host: one address per page.
+      const normalised = withoutLeadingSlashes(request.url);
+      if (normalised !== request.url) return reply.redirect(normalised, 301);
       const extra = await opts.getLoadContext(request, reply);
       const context: AppContext = { ...extra, cspNonce: reply.scriptNonce ?? "" };
       const response = await handle(toFetchRequest(request, reply), context);

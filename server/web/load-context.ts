@@ -8,6 +8,16 @@ import type { AppServices } from "../services.js";
  */
 export interface ExtraLoadContext {
   services: AppServices;
+  /**
+   * The request's visitor id, read the one way the API reads it (server/http/visitor.ts): a new
+   * visitor's signed cookie goes out on this response. Null when nothing should be counted.
+   */
+  visitorId(): Promise<string | null>;
+  /**
+   * Logs an unexpected error of this request (a loader's, or rendering's) at error level with
+   * the request id and the stack; the visitor only sees the page's generic text.
+   */
+  logError(err: unknown): void;
 }
 
 export type GetLoadContext = (

@@ -35,3 +35,12 @@ export function isExcluded(url: string, prefixes: readonly string[]): boolean {
     return path === bare || path.startsWith(`${bare}/`);
   });
 }
+
+/**
+ * The URL with a run of leading slashes or backslashes (`//`, `///x`, `/\\x`) made one slash.
+ * Such a path is not ours, and a browser reads `//x` in a Location as the host `x`, so the
+ * result never starts with two of them.
+ */
+export function withoutLeadingSlashes(url: string): string {
+  return /^[/\\]{2}/.test(url) ? `/${url.replace(/^[/\\]+/, "")}` : url;
+}

@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
-import { DEFAULT_EXCLUDED_PREFIXES, isExcluded } from "./shared";
+import { DEFAULT_EXCLUDED_PREFIXES, isExcluded, withoutLeadingSlashes } from "./shared";
 
 describe("paths owned by other plugins", () => {
   it("are never rendered as pages", () => {
@@ -31,7 +31,35 @@ describe("paths owned by other plugins", () => {
   });
 });
 
+describe("leading slashes", () => {
+  it("collapse to one, so a redirect never names another host", () => {
+    expect(withoutLeadingSlashes("//")).toBe("/");
+    expect(withoutLeadingSlashes("///sort/club?x=1")).toBe("/sort/club?x=1");
+    expect(withoutLeadingSlashes("//:99999/")).toBe("/:99999/");
+    expect(withoutLeadingSlashes("/\\evil.example/")).toBe("/evil.example/");
+    expect(withoutLeadingSlashes("/\\/\\evil.example")).toBe("/evil.example");
+    for (const url of ["/", "/sort/club", "/a//b", "/?next=//x"]) expect(withoutLeadingSlashes(url)).toBe(url);
+  });
+});
+
 describe("Fastify <-> Fetch bridge", () => {
+  it("builds the URL by parts: an odd path never names another host or throws", async () => {
+    const app = Fastify();
+    const seen: string[] = [];
+    app.get("/*", async (request, reply) => {
+      seen.push(toFetchRequest(request, reply).url);
+      return reply.send("ok");
+    });
+    for (const url of ["//evil.example/x?q=1", "//:99999/", "/\\evil.example/"]) {
+      expect((await app.inject({ url, headers: { host: "dj.example" } })).statusCode, url).toBe(200);
+    }
+    expect((await app.inject({ url: "/x", headers: { host: "a b" } })).statusCode).toBe(200);
+    expect(seen.map((u) => new URL(u).host)).toEqual(["dj.example", "dj.example", "dj.example", "localhost"]);
+    expect(new URL(seen[0]).pathname).toBe("//evil.example/x");
+    expect(new URL(seen[0]).search).toBe("?q=1");
+    await app.close();
+  });
+
   it("passes method, URL and headers, and sends status, every Set-Cookie and the body", async () => {
     const app = Fastify();
     let seen: Request | undefined;

@@ -1,9 +1,9 @@
 import { createCache, extractStyle, StyleProvider } from "@ant-design/cssinjs";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
-import { appContext } from "./lib/app-context";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { type AppContext, appContext } from "./lib/app-context";
 import { NonceContext } from "./lib/nonce";
 import { DocumentFinisher } from "./lib/finish-document";
 
@@ -11,6 +11,29 @@ import { DocumentFinisher } from "./lib/finish-document";
 export { appContext };
 
 export const streamTimeout = 5_000;
+
+/**
+ * Errors React Router caught that no loader turned into a route error (a layout loader that
+ * threw, a render failure): logged through the request's logger (request id, stack). The page
+ * shows the error page's generic text, never the error.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  // React Router wraps some internal errors in an error response: log what is inside.
+  const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  logError(context as RouterContextProvider | undefined, inner ?? error);
+};
+
+function logError(context: RouterContextProvider | undefined, error: unknown) {
+  let app: AppContext | undefined;
+  try {
+    app = context?.get(appContext);
+  } catch {
+    // No app context (a request the server did not make): the console is all there is.
+  }
+  if (typeof app?.logError === "function") app.logError(error);
+  else console.error(error);
+}
 
 /**
  * Renders the whole document before sending it (onAllReady, for people and bots alike):
@@ -62,7 +85,7 @@ export default function handleRequest(
           // A failure inside a Suspense boundary (e.g. the error page itself) still renders
           // its fallback; the response must not claim success.
           status = 500;
-          console.error(error);
+          logError(loadContext, error);
         },
       },
     );

@@ -39,7 +39,8 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       },
     },
     async (request, reply) => {
-      const { kept, views } = await services.suites.viewed(request.query.id, visitorId(request, reply));
+      const visitor = await visitorId(request, reply);
+      const { kept, views } = await services.suites.viewed(request.query.id, visitor ?? undefined);
       return sendSpliced(request, reply, suiteAnswer(kept), suiteAnswerEnd(views));
     },
   );

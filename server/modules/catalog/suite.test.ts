@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { suiteRepo } from "./suite-repo.js";
 import { suiteService } from "./suite-service.js";
-import { visitorFromCookieHeader } from "./visitors.js";
+import { testVisitor } from "../../testing/visitors.js";
 import { chinaDay } from "../../lib/china-day.js";
 import { CacheRegistry } from "../../lib/cache.js";
 import { inProcessBus } from "../../events/bus.js";
@@ -26,13 +26,6 @@ describe("file tree order and visitors", () => {
     ]);
     expect(sorted.map((n) => n.label)).toEqual(["2.开场", "10.慢摇", "A面", "B面"]);
     expect(sorted[3].items!.map((n) => n.label)).toEqual(["3", "12"]);
-  });
-
-  it("keeps a well-formed visitor id and replaces a missing or forged one", () => {
-    expect(visitorFromCookieHeader("a=1; vid=abcdefghijklmnop_123")).toEqual({ id: "abcdefghijklmnop_123" });
-    const fresh = visitorFromCookieHeader("vid=<script>");
-    expect(fresh.id).toMatch(/^[A-Za-z0-9_-]{16,}$/);
-    expect(fresh.setCookie).toMatch(/^vid=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
   });
 
   it("counts days in China time", () => {
@@ -66,6 +59,8 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
 
   const get = (query: string, cookie?: string) =>
     t.app.inject({ url: `/api/forntend/getmusicinfo?${query}`, headers: cookie ? { cookie } : {} });
+  /** A returning visitor's signed cookie. */
+  const vid = (name: string) => testVisitor(t.app, name).cookie;
 
   it("answers the detail data with a sorted tree and the real audio-file count", async () => {
     const res = await get(`id=${mixId}`);
@@ -82,10 +77,10 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
   });
 
   it("sends the same answer gzip-compressed to clients that take it, valid against its schema", async () => {
-    const plain = await get(`id=${mixId}`, "vid=gzip_visitor_123456789");
+    const plain = await get(`id=${mixId}`, vid("gzip"));
     const gz = await t.app.inject({
       url: `/api/forntend/getmusicinfo?id=${mixId}`,
-      headers: { cookie: "vid=gzip_visitor_123456789", "accept-encoding": "gzip, deflate, br" },
+      headers: { cookie: vid("gzip"), "accept-encoding": "gzip, deflate, br" },
     });
     expect(gz.headers["content-encoding"]).toBe("gzip");
     const body = JSON.parse(gunzipSync(gz.rawPayload).toString());
@@ -106,7 +101,8 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     const again = await get(`id=${mixId}`, cookie);
     expect(again.headers["set-cookie"]).toBeUndefined();
     expect(again.json().data.views).toBe(before);
-    const other = await get(`id=${mixId}`, "vid=another_visitor_123456");
+    const another = testVisitor(t.app, "another");
+    const other = await get(`id=${mixId}`, another.cookie);
     expect(other.json().data.views).toBe(before + 1);
     // Tomorrow the same visitor counts again.
     const tomorrow = suiteService(t.database.db, {
@@ -115,13 +111,13 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
       views: t.app.services.views,
       now: () => new Date(Date.now() + 24 * 3600 * 1000),
     });
-    expect((await tomorrow.musicInfo(mixId, "another_visitor_123456")).views).toBe(before + 2);
+    expect((await tomorrow.musicInfo(mixId, another.id)).views).toBe(before + 2);
     // Today's views are still remembered once tomorrow has begun (requests racing midnight).
-    expect((await get(`id=${mixId}`, "vid=another_visitor_123456")).json().data.views).toBe(before + 2);
+    expect((await get(`id=${mixId}`, another.cookie)).json().data.views).toBe(before + 2);
   });
 
   it("keeps the shown count exact while a suite's data is shared, across batched writes and re-reads", async () => {
-    const shown = async (vid: string) => (await get(`id=${mixId}`, `vid=${vid}`)).json().data.views as number;
+    const shown = async (name: string) => (await get(`id=${mixId}`, vid(name))).json().data.views as number;
     const a = await shown("share_visitor_aaaaaa01");
     expect(await shown("share_visitor_aaaaaa02")).toBe(a + 1);
     await t.app.services.suites.flushViews(); // the row, still shared, does not hold these two
@@ -150,20 +146,20 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     expect(start.waiting).toBe(0);
     const shown = (await get(`id=${mixId}`)).json().data.views; // a new visitor: counted at once
     expect(shown).toBe(start.views + 1);
-    await get(`id=${mixId}`, "vid=batch_visitor_1234567");
-    await get(`id=${mixId}`, "vid=batch_visitor_1234567"); // the same day again: nothing
-    expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
+    await get(`id=${mixId}`, vid("batch"));
+    await get(`id=${mixId}`, vid("batch")); // the same day again: nothing
+    expect((await get(`id=${mixId}`, vid("batch"))).json().data.views).toBe(start.views + 2);
     await t.app.services.suites.flushViews();
     // Written to the narrow delta row; items.view_count (lists, "hot" order) gets them at the fold.
     expect(await stored()).toEqual({ views: start.views, waiting: 2 });
     // Stored now: a later request of the same visitor that day still adds nothing.
-    expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
+    expect((await get(`id=${mixId}`, vid("batch"))).json().data.views).toBe(start.views + 2);
     await t.app.services.suites.flushViews();
     await t.app.services.suites.foldViews();
     expect(await stored()).toEqual({ views: start.views + 2, waiting: 0 });
     // A re-read after the fold shows the same count: nothing is counted twice or lost.
     keptSuites().clear();
-    expect((await get(`id=${mixId}`, "vid=batch_visitor_1234567")).json().data.views).toBe(start.views + 2);
+    expect((await get(`id=${mixId}`, vid("batch"))).json().data.views).toBe(start.views + 2);
   });
 
   it("folds waiting views in chunks, every item's count growing by exactly its views", async () => {

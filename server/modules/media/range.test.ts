@@ -15,6 +15,15 @@ describe("parseRange", () => {
     ["bytes=x-1", { kind: "unsatisfiable" }],
     ["bytes=0-1,4-5", { kind: "none" }],
     ["bytes=2000-,3000-", { kind: "unsatisfiable" }],
+    // RFC 9110 §14.1.2: the satisfiable part is served, the unsatisfiable ones dropped.
+    ["bytes=0-99, 5000-", { kind: "range", start: 0, end: 99 }],
+    ["bytes=5000-, 900-", { kind: "range", start: 900, end: 999 }],
+    ["bytes=1000-, -10", { kind: "range", start: 990, end: 999 }],
+    ["bytes=-0, 10-", { kind: "range", start: 10, end: 999 }],
+    // Overlapping or touching parts are one.
+    ["bytes=0-99, 50-199, 200-299", { kind: "range", start: 0, end: 299 }],
+    ["bytes=500-, -100", { kind: "range", start: 500, end: 999 }],
+    ["bytes=0-99, 5-4", { kind: "unsatisfiable" }],
     ["seconds=1-2", { kind: "none" }],
     ["garbage", { kind: "none" }],
   ])("%s of 1000 bytes → %j", (header, expected) => {

@@ -1,7 +1,9 @@
 /**
- * HTTP Range (RFC 9110 §14) for one representation of `size` bytes. We answer a single byte
- * range; a multi-range request is served whole (the RFC lets a server ignore Range), which is
- * what media elements never send anyway.
+ * HTTP Range (RFC 9110 §14) for one representation of `size` bytes. The satisfiable parts of
+ * the request are served (§14.1.2): one part, or parts that overlap or touch (coalesced into
+ * one), as a 206; several disjoint parts get the whole file (the RFC lets a server ignore
+ * Range), which media elements never ask for anyway. Only when no part is satisfiable, or the
+ * header is malformed, is the answer 416.
  */
 export type RangeResult =
   | { kind: "none" }
@@ -28,13 +30,26 @@ export function parseRange(header: string | undefined, size: number): RangeResul
       continue;
     }
     const start = Number(m[1]);
-    const last = m[2] === "" ? size - 1 : Number(m[2]);
-    if (last < start) return { kind: "unsatisfiable" }; // invalid byte-range-spec
-    if (start < size) ranges.push({ start, end: Math.min(last, size - 1) });
+    // An invalid byte-range-spec (last before first); an open end is never invalid.
+    if (m[2] !== "" && Number(m[2]) < start) return { kind: "unsatisfiable" };
+    // Past the end: unsatisfiable alone, but the other parts may still be served.
+    if (start < size) ranges.push({ start, end: m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1) });
   }
   if (ranges.length === 0) return { kind: "unsatisfiable" };
-  if (specs.length > 1) return { kind: "none" };
-  return { kind: "range", ...ranges[0] };
+  const parts = coalesce(ranges);
+  return parts.length === 1 ? { kind: "range", ...parts[0] } : { kind: "none" };
+}
+
+/** Ranges that overlap or touch, as one. */
+function coalesce(ranges: { start: number; end: number }[]) {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start);
+  const out = [{ ...sorted[0] }];
+  for (const r of sorted.slice(1)) {
+    const last = out[out.length - 1];
+    if (r.start <= last.end + 1) last.end = Math.max(last.end, r.end);
+    else out.push({ ...r });
+  }
+  return out;
 }
 
 /** Strong comparison of an entity tag list (If-None-Match / If-Match) with ours. */

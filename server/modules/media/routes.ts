@@ -5,6 +5,7 @@
 import { mkdir, realpath } from "node:fs/promises";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { declareAccess } from "../../http/auth.js";
+import { sendMediaError } from "./media-error.js";
 import { resolveInside } from "./safe-path.js";
 import { serveFile } from "./serve-file.js";
 
@@ -37,20 +38,22 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, o
       const raw = request.raw.url ?? "";
       const q = raw.indexOf("?");
       const path = q < 0 ? raw : raw.slice(0, q);
-      if (!path.startsWith(mount.prefix)) return reply.code(404).send();
+      if (!path.startsWith(mount.prefix)) return sendMediaError(reply, 404);
       const resolved = await resolveInside(rootReal, path.slice(mount.prefix.length));
       if (!resolved.ok) {
-        return reply.code(resolved.status).header("x-content-type-options", "nosniff").send();
+        return sendMediaError(reply.header("x-content-type-options", "nosniff"), resolved.status);
       }
       try {
         return await serveFile(request, reply, resolved.file, { cacheControl: mount.cacheControl });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") return reply.code(404).send();
-        if (code === "EACCES" || code === "EPERM") return reply.code(403).send();
+        if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") return sendMediaError(reply, 404);
+        if (code === "EACCES" || code === "EPERM") return sendMediaError(reply, 403);
         throw err;
       }
     };
-    app.route({ method: ["GET", "HEAD"], url: `${mount.prefix}*`, exposeHeadRoute: false, handler });
+    // Never compressed: a file is one representation, with one strong ETag and byte ranges of
+    // exactly its bytes (media are compressed already; a compressed SVG would need its own tag).
+    app.route({ method: ["GET", "HEAD"], url: `${mount.prefix}*`, exposeHeadRoute: false, compress: false, handler });
   }
 };

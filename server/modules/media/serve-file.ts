@@ -6,6 +6,7 @@
 import { open } from "node:fs/promises";
 import { basename } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { sendMediaError } from "./media-error.js";
 import { contentPolicy } from "./mime.js";
 import { etagMatches, parseRange } from "./range.js";
 
@@ -33,7 +34,7 @@ export async function serveFile(
   let streaming = false;
   try {
     const st = await handle.stat();
-    if (!st.isFile()) return reply.code(404).send();
+    if (!st.isFile()) return sendMediaError(reply, 404);
     const size = st.size;
     const mtimeSec = Math.floor(st.mtimeMs / 1000);
     const etag = `"${size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
@@ -57,7 +58,7 @@ export async function serveFile(
     // Preconditions in RFC 9110 §13.2.2 order.
     const ifMatch = h["if-match"];
     if (ifMatch ? !etagMatches(ifMatch, etag, false) : (httpDateSeconds(h["if-unmodified-since"]) ?? Infinity) < mtimeSec) {
-      return reply.code(412).send();
+      return sendMediaError(reply, 412);
     }
     const ifNoneMatch = h["if-none-match"];
     const notModified = ifNoneMatch
@@ -73,7 +74,7 @@ export async function serveFile(
       if (!same) range = { kind: "none" };
     }
     if (range.kind === "unsatisfiable") {
-      return reply.code(416).header("content-range", `bytes */${size}`).send();
+      return sendMediaError(reply.header("content-range", `bytes */${size}`), 416);
     }
     const start = range.kind === "range" ? range.start : 0;
     const end = range.kind === "range" ? range.end : size - 1;

@@ -2,6 +2,7 @@ import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import { searchQuerySchema, searchResultSchema } from "@contracts/search";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { rateLimitConfig } from "../../http/rate-limits.js";
 import type { AppServices } from "../../services.js";
 
 export const searchRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
@@ -11,7 +12,8 @@ export const searchRoutes: FastifyPluginAsync<{ services: AppServices }> = async
   api.get(
     "/api/forntend/indexsearch",
     {
-      config: { access: "public" },
+      // Per IP, far above what a person searches: 429 请求过于频繁，请稍后再试 past it.
+      config: { access: "public", rateLimit: rateLimitConfig("search") },
       schema: {
         tags: ["frontend"],
         summary: "搜索 (本站曲库; 外部来源以 provider 接入)",

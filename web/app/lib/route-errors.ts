@@ -2,12 +2,14 @@ import { data } from "react-router";
 
 /**
  * A service error as the route's error response: a 4xx AppError (status + the spec's Chinese
- * message) keeps both; anything else is a 500 with the page's generic text, never internals.
+ * message) keeps both; anything else is a 500 with the page's generic text, never internals,
+ * and is logged (`logError`: the load context's, with the request id and the stack).
  */
-export function toRouteError(err: unknown, serverErrorMessage: string) {
+export function toRouteError(err: unknown, serverErrorMessage: string, logError: (err: unknown) => void) {
   const status = (err as { status?: unknown }).status;
   if (typeof status === "number" && status >= 400 && status < 500) {
     return data((err as Error).message, { status });
   }
+  logError(err);
   return data(serverErrorMessage, { status: 500 });
 }

@@ -18,7 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     const home = await context.get(appContext).services.home.page();
     return { ...home, data: { ...home.data, side: firstCharts(home.data.side) } };
   } catch (err) {
-    throw toRouteError(err, "服务器内部错误");
+    throw toRouteError(err, "服务器内部错误", context.get(appContext).logError);
   }
 }
 

@@ -28,7 +28,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     // Of the charts only the one shown first: the panel fetches the others when chosen.
     return { page: { ...page, side: firstCharts(page.side) }, filter: query.data.filter };
   } catch (err) {
-    throw toRouteError(err, "服务器错误");
+    throw toRouteError(err, "服务器错误", context.get(appContext).logError);
   }
 }
 

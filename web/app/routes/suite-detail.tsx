@@ -13,17 +13,17 @@ export const DETAIL_FILE = /^([1-9]\d{0,9})\.html$/;
 
 export const handle: RouteHandle = { hidePlayer: true };
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const match = DETAIL_FILE.exec(params.file);
   const id = match ? Number(match[1]) : NaN;
   if (!(id <= 2_147_483_647)) throw data(suiteMessages.badPath, { status: 404 });
-  const { services } = context.get(appContext);
-  const visitor = services.visitors.fromCookieHeader(request.headers.get("cookie"));
+  const { services, visitorId, logError } = context.get(appContext);
   try {
-    const info = await services.suites.musicInfo(id, visitor.id);
-    return data({ info }, visitor.setCookie ? { headers: { "Set-Cookie": visitor.setCookie } } : undefined);
+    // A new visitor's cookie goes out on the response (the load context sets it).
+    const visitor = await visitorId();
+    return { info: await services.suites.musicInfo(id, visitor ?? undefined) };
   } catch (err) {
-    throw toRouteError(err, suiteMessages.serverError);
+    throw toRouteError(err, suiteMessages.serverError, logError);
   }
 }
 

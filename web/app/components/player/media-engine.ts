@@ -1,6 +1,6 @@
 import { PLAYER_WAIT_POLL_MS, PLAYER_WAIT_TIMEOUT_MS, playerMessages, VIDEO_TIME_THROTTLE_MS } from "@contracts/player-texts";
 import { hlsErrorText, isPlayableUrl, mediaErrorText, playRejectionText } from "./media-errors";
-import { startListeningClock } from "./play-report";
+import { notePlaybackStarted, startListeningClock } from "./play-report";
 import { HLS_MIME, isHls } from "./player-item";
 import { currentItem, playerStore, type PlayerState, type PlayerStore } from "./player-store";
 import { saveResume } from "./resume";
@@ -164,7 +164,11 @@ export function attachMediaElement(el: HTMLMediaElement): () => void {
 
   const on: Record<string, () => void> = {
     play: () => patch({ playing: true, error: null, warning: null }),
-    playing: () => patch({ buffering: false }),
+    playing: () => {
+      patch({ buffering: false });
+      // The server keeps when a playback began: its qualified play counts 30 s after that.
+      notePlaybackStarted();
+    },
     waiting: () => patch({ buffering: true }),
     pause: () => {
       patch({ playing: false, position: el.currentTime });

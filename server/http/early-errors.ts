@@ -1,0 +1,141 @@
+/**
+ * Answers for what never reaches a route: a connection Node's parser gave up on (headers too
+ * large, a request that never finished arriving, garbage), a URL the router cannot decode,
+ * a malformed Host. They get what every other error gets: the envelope with a Chinese message
+ * (or, for a page address, a small error page), the usual security headers and a 4xx; they are
+ * logged at info level, as any client error, never as a server error.
+ */
+import { STATUS_CODES } from "node:http";
+import { createRequire } from "node:module";
+import type { Socket } from "node:net";
+import { fail } from "@contracts/envelope";
+import { serverMessages } from "@contracts/messages";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { DEFAULT_EXCLUDED_PREFIXES, isExcluded } from "../web/shared.js";
+import { API_CSP, HELMET_OPTIONS } from "./security.js";
+
+/** The static error page needs nothing but its inline style. */
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+type HelmetMiddleware = (req: unknown, res: { setHeader(name: string, value: unknown): void; removeHeader(name: string): void }, next: (err?: unknown) => void) => void;
+
+let helmetHeaders: [string, string][] | undefined;
+/** helmet's own headers for our options, worked out once by helmet itself (no second list to drift). */
+function securityHeaders(): [string, string][] {
+  if (!helmetHeaders) {
+    // helmet is @fastify/helmet's dependency: resolved from there, whatever the hoisting.
+    const fromPlugin = createRequire(createRequire(import.meta.url).resolve("@fastify/helmet"));
+    const helmet = fromPlugin("helmet") as (options: object) => HelmetMiddleware;
+    const headers: [string, string][] = [];
+    helmet(HELMET_OPTIONS)({}, { setHeader: (name, value) => headers.push([name.toLowerCase(), String(value)]), removeHeader() {} }, (err) => {
+      if (err) throw err;
+    });
+    helmetHeaders = headers;
+  }
+  return helmetHeaders;
+}
+
+/** A page address (the web shell's), answered with an HTML page rather than the envelope. */
+export function isPageRequest(method: string | undefined, url: string | undefined): boolean {
+  return (method === "GET" || method === "HEAD") && !!url && url.startsWith("/") && !isExcluded(url, DEFAULT_EXCLUDED_PREFIXES);
+}
+
+/** The error page's shape (status, message, the spec's link home), without React or scripts. */
+function errorPage(status: number, message: string): string {
+  return (
+    `<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${message} - DJ搜索引擎网</title><style>body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#1f1b2e;background:#f5f4fa}` +
+    `main{max-width:480px;margin:20vh auto;text-align:center}div{font-size:48px;font-weight:700}a{color:#6c3ce0}</style></head>` +
+    `<body><main data-status="${status}"><div>${status}</div><p>${message}</p><a href="/">Back to the home page</a></main></body></html>`
+  );
+}
+
+/** Status, headers and body of an early error answer. `message` is one of ours, never input. */
+function earlyAnswer(status: number, message: string, page: boolean) {
+  const body = page ? errorPage(status, message) : JSON.stringify(fail(message));
+  const headers: [string, string][] = [
+    ...securityHeaders(),
+    ["content-security-policy", page ? PAGE_CSP : API_CSP],
+    ["content-type", page ? "text/html; charset=utf-8" : "application/json; charset=utf-8"],
+    ["cache-control", "no-store"],
+  ];
+  return { body, headers };
+}
+
+/** Sends an early error on a Fastify reply (hooks may not have run: every header is set here). */
+export function sendEarlyError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+  const { body, headers } = earlyAnswer(status, message, isPageRequest(request.method, request.url));
+  for (const [name, value] of headers) reply.header(name, value);
+  return reply.code(status).send(body);
+}
+
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: serverMessages.badAddress,
+  FST_ERR_MAX_PARAM_LENGTH: serverMessages.badAddress,
+};
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode, a path parameter too long (the
+ * client's fault, 4xx); a failing route constraint would be ours (500, logged as an error).
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode ?? 400;
+  if (status >= 500) {
+    request.log.error({ err: error }, "request failed");
+    return sendEarlyError(request, reply, 500, serverMessages.internal);
+  }
+  request.log.info({ code: error.code, url: request.url }, "client error");
+  return sendEarlyError(request, reply, status, FRAMEWORK_MESSAGES[error.code] ?? serverMessages.badRequest);
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, serverMessages.headersTooLarge],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, serverMessages.requestTimeout],
+};
+
+/** The bytes the parser failed on, when they begin with a request line: a page request? */
+function wasPageRequest(rawPacket: unknown): boolean {
+  if (!Buffer.isBuffer(rawPacket)) return false;
+  // The path's start is enough to tell (it may be the over-long part).
+  const line = /^([A-Z]+) (\/[^\s]*)/.exec(rawPacket.toString("latin1", 0, 512));
+  return !!line && isPageRequest(line[1], line[2]);
+}
+
+/**
+ * Fastify's `clientErrorHandler` (Node's `clientError`): the socket has no request object,
+ * so the answer is written raw, then the connection is closed (as Node itself does).
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket) {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, message] = CLIENT_ERRORS[err.code ?? ""] ?? [400, serverMessages.badRequest];
+  this.log.info({ code: err.code, remoteAddress: socket.remoteAddress }, "client error");
+  // Only when nothing of a response went out yet (a request timing out mid-answer just closes).
+  if (socket.writable && socket.bytesWritten === 0) {
+    const { body, headers } = earlyAnswer(status, message, wasPageRequest(err.rawPacket));
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...headers.map(([n, v]) => `${n}: ${v}`)];
+    head.push(`content-length: ${Buffer.byteLength(body)}`, "connection: close");
+    socket.write(`${head.join("\r\n")}\r\n\r\n${body}`);
+  }
+  socket.destroy();
+}
+
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::(\d{1,5}))?$/;
+
+/** Whether a Host (or trusted X-Forwarded-Host) value is a host[:port] a URL can be made of. */
+export function isValidHost(host: string): boolean {
+  const m = HOST.exec(host);
+  return !!m && (m[1] === undefined || Number(m[1]) <= 65535);
+}
+
+/**
+ * RFC 9112 §3.2: a malformed Host, or none on HTTP/1.1, is 400. (Node's own check answers a
+ * bare 400 without our headers, so it is off and this hook does it.)
+ */
+export function registerHostCheck(app: FastifyInstance) {
+  app.addHook("onRequest", async (request, reply) => {
+    const host = request.host;
+    if (host ? isValidHost(host) : request.raw.httpVersion !== "1.1") return;
+    request.log.info({ host }, "client error: bad host");
+    return sendEarlyError(request, reply, 400, serverMessages.badHost);
+  });
+}

@@ -1,0 +1,51 @@
+import rateLimit from "@fastify/rate-limit";
+import { serverMessages } from "@contracts/messages";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { AppError } from "../errors.js";
+
+/**
+ * Per-IP limits (IPv6 by /64, the address a mobile subscriber gets; the client's address
+ * behind TRUST_PROXY). Numbers and why: docs/decisions/0014-hostile-input.md. Counted in
+ * process for now; several instances will count in Redis (roadmap 9).
+ */
+export const RATE_LIMITS = {
+  /** GET /api/forntend/indexsearch: a person submits a few searches a minute. */
+  search: { max: 120, timeWindow: 60_000 },
+  /** POST /api/forntend/play/start: one per playback a listener starts. */
+  playStart: { max: 60, timeWindow: 60_000 },
+  /** POST /api/forntend/play: one per 30 s of listening at most, per listener. */
+  playReport: { max: 30, timeWindow: 60_000 },
+  /** New visitor ids issued to one IP: past this, a cookie-less request is served but not counted. */
+  newVisitors: { max: 120, timeWindow: 10 * 60_000 },
+} as const;
+
+/** Addresses remembered per limit; the least recently seen go first. */
+const REMEMBERED_IPS = 10_000;
+
+/** Route `config.rateLimit` for one of RATE_LIMITS. */
+export const rateLimitConfig = (name: keyof typeof RATE_LIMITS) => ({ ...RATE_LIMITS[name], cache: REMEMBERED_IPS });
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Counts a new visitor id for the request's IP; false once the IP is past its limit. */
+    newVisitorAllowed(request: FastifyRequest): Promise<boolean>;
+  }
+}
+
+/**
+ * Registers @fastify/rate-limit (limits only where a route's config asks for one), answered
+ * 429 with the envelope and 请求过于频繁，请稍后再试, and the new-visitor limit. Register before
+ * the routes.
+ */
+export async function registerRateLimits(app: FastifyInstance) {
+  await app.register(rateLimit, {
+    global: false,
+    cache: REMEMBERED_IPS,
+    errorResponseBuilder: () => new AppError(429, serverMessages.tooManyRequests),
+  });
+  const newVisitors = app.createRateLimit(rateLimitConfig("newVisitors"));
+  app.decorate("newVisitorAllowed", async (request: FastifyRequest) => {
+    const counted = await newVisitors(request);
+    return counted.isAllowed || !counted.isExceeded;
+  });
+}

@@ -1,0 +1,44 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { randomToken } from "../../lib/random-token.js";
+
+/**
+ * The anonymous visitor id (views once per visitor per day, play reports), in the `vid` cookie
+ * as `<id>.<signature>`: the id is random and made by us, the signature an HMAC-SHA256 of it
+ * (first 128 bits) under the database's visitor secret. A client cannot choose its id: a
+ * missing, malformed, unsigned or forged value counts as no id at all.
+ */
+export const VISITOR_COOKIE = "vid";
+const ID_BYTES = 16;
+const SIGNATURE_BYTES = 16;
+const B64 = (bytes: number) => `[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}`;
+const SIGNED_VALUE = new RegExp(`^(${B64(ID_BYTES)})\\.(${B64(SIGNATURE_BYTES)})$`);
+const ONE_YEAR_S = 365 * 24 * 3600;
+
+export interface VisitorCookies {
+  /** The visitor id a `vid` cookie value carries, or null when it is not one we signed. */
+  verify(value: string | undefined): string | null;
+  /** A new visitor id and the Set-Cookie header value that keeps it (`Secure` over HTTPS). */
+  issue(secure: boolean): { id: string; setCookie: string };
+  /** The cookie value for an id (tests, and whoever needs to hand a visitor its cookie). */
+  value(id: string): string;
+}
+
+export function visitorCookies(secret: Buffer): VisitorCookies {
+  const signature = (id: string) => createHmac("sha256", secret).update(id).digest().subarray(0, SIGNATURE_BYTES);
+  const value = (id: string) => `${id}.${signature(id).toString("base64url")}`;
+  return {
+    verify(cookieValue) {
+      const m = cookieValue === undefined ? null : SIGNED_VALUE.exec(cookieValue);
+      if (!m) return null;
+      const given = Buffer.from(m[2], "base64url");
+      return given.length === SIGNATURE_BYTES && timingSafeEqual(given, signature(m[1])) ? m[1] : null;
+    },
+    issue(secure) {
+      const id = randomToken(ID_BYTES);
+      const attrs = [`${VISITOR_COOKIE}=${value(id)}`, "Path=/", `Max-Age=${ONE_YEAR_S}`, "HttpOnly", "SameSite=Lax"];
+      if (secure) attrs.push("Secure");
+      return { id, setCookie: attrs.join("; ") };
+    },
+    value,
+  };
+}
