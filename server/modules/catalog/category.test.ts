@@ -5,6 +5,7 @@ import { seedDemoCatalogue } from "../../db/seed/index.js";
 import { categories } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { SORT_ANSWER_MAX_BYTES } from "./category-answers.js";
 import { testEngines } from "../../testing/test-db.js";
 
 describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
@@ -125,5 +126,16 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     const { data } = (await get("diyname=manyao&page=1000")).json();
     expect(data.list).toEqual([]);
     expect(data.total).toBeGreaterThan(0);
+  });
+
+  it("keeps page answers within a byte cap, counting what each holds (plain for clients without compression)", async () => {
+    const pages = t.app.services.caches.get("category-pages")!;
+    const before = pages.stats().bytes;
+    const plain = await t.app.inject({ url: "/api/forntend/getsort?diyname=hanmai&page=2", headers: { "accept-encoding": "identity" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const stats = pages.stats();
+    expect(stats.maxBytes).toBe(SORT_ANSWER_MAX_BYTES);
+    expect(stats.bytes - before).toBeGreaterThanOrEqual(plain.rawPayload.length);
+    expect(stats.bytes).toBeLessThanOrEqual(SORT_ANSWER_MAX_BYTES);
   });
 });
