@@ -42,7 +42,11 @@ const { values } = parseArgs({
 });
 
 if (process.env.NODE_ENV !== "production") console.warn("bench/serve.ts: NODE_ENV is not production; React renders in development mode");
-const config = { ...loadConfig({ ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent" }), port: Number(values.port) };
+// Loopback is the proxy: bench/api.ts sends each request as from another client address.
+const config = {
+  ...loadConfig({ TRUST_PROXY: "127.0.0.1", ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent" }),
+  port: Number(values.port),
+};
 if (!config.databaseUrl && !process.env.DATA_DIR) throw new Error("set DATABASE_URL or DATA_DIR (the seeded database is kept there)");
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const app = await buildApp({ config, database, logger: false, web: values.web });

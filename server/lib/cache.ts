@@ -92,6 +92,8 @@ export class Cache<V> {
     const hit = this.entries.get(key);
     if (hit?.settled !== undefined && this.now() - hit.loadedAt <= this.freshMs) {
       this.counts.hits++;
+      this.entries.delete(key);
+      this.entries.set(key, hit);
       return hit.settled;
     }
     this.counts.misses++;

@@ -1,4 +1,5 @@
 import { pinyin } from "pinyin-pro";
+import { Cache } from "../../lib/cache.js";
 
 /**
  * The `items.search_text` column, indexed with a pg_trgm GIN index.
@@ -50,17 +51,11 @@ export function normalize(text: string): string {
 
 const HAN_RUN = /\p{Script=Han}+/gu;
 
-// Titles reuse the same names and phrases; caching per run makes bulk seeding several times faster.
-const cache = new Map<string, string[]>();
-const CACHE_LIMIT = 50_000;
+// Titles reuse the same names and phrases; keeping each run's pinyin makes bulk seeding several
+// times faster. (A pure function's memo: one per process, not per database.)
+const pinyinOfRun = new Cache<string[]>({ name: "pinyin", maxEntries: 50_000 });
 
 function pinyinOf(run: string): string[] {
-  let syllables = cache.get(run);
-  if (!syllables) {
-    // `v: true`: ü is typed as v on Chinese keyboards (绿 -> lv).
-    syllables = pinyin(run, { toneType: "none", type: "array", v: true });
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(run, syllables);
-  }
-  return syllables;
+  // `v: true`: ü is typed as v on Chinese keyboards (绿 -> lv).
+  return pinyinOfRun.memo(run, () => pinyin(run, { toneType: "none", type: "array", v: true }));
 }
