@@ -1,3 +1,15 @@
+/**
+ * Texts of the spec's error pages (section 2), letter for letter: the React error page and the
+ * server's static page for errors before any route both show them.
+ */
+export const errorPageTexts = {
+  notFound: "This page could not be found",
+  generic: "An error occurred",
+  backHome: "Back to the home page",
+  pageFailed: "An error occurred while showing the error page",
+  goBackHome: "Go back to home",
+} as const;
+
 /** Generic server-side messages (the spec's own texts live next to the rules that use them). */
 export const serverMessages = {
   badRequest: "请求参数错误",

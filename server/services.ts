@@ -44,7 +44,7 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
   // A kept answer whose background refresh fails is still served: say so in the log.
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
   const writes = catalogueWriteService(db, bus);
-  const charts = chartsService(db, { caches, bus });
+  const charts = chartsService(db, { caches, bus, clock });
   const categories = categoryService(db, { charts, caches, bus });
   const views = viewBuffer(db, writes);
   return {
@@ -58,7 +58,7 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
     home: homeService(db, { charts, caches, bus }),
     navigation: navigationService(db, { caches, bus }),
     views,
-    suites: suiteService(db, { caches, bus, views }),
+    suites: suiteService(db, { caches, bus, views, now: clock }),
     seo: seoService(db, { publicUrl, caches, bus }),
     search: searchService([localProvider(db)], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),

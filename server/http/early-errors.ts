@@ -9,7 +9,7 @@ import { STATUS_CODES } from "node:http";
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
 import { fail } from "@contracts/envelope";
-import { serverMessages } from "@contracts/messages";
+import { errorPageTexts, serverMessages } from "@contracts/messages";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded } from "../web/shared.js";
 import { API_CSP, HELMET_OPTIONS } from "./security.js";
@@ -46,7 +46,7 @@ function errorPage(status: number, message: string): string {
     `<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${message} - DJ搜索引擎网</title><style>body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#1f1b2e;background:#f5f4fa}` +
     `main{max-width:480px;margin:20vh auto;text-align:center}div{font-size:48px;font-weight:700}a{color:#6c3ce0}</style></head>` +
-    `<body><main data-status="${status}"><div>${status}</div><p>${message}</p><a href="/">Back to the home page</a></main></body></html>`
+    `<body><main data-status="${status}"><div>${status}</div><p>${message}</p><a href="/">${errorPageTexts.backHome}</a></main></body></html>`
   );
 }
 

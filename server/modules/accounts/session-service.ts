@@ -45,21 +45,15 @@ interface SessionMeta {
  */
 export function sessionService(db: AppDatabase, now: () => Date = () => new Date()) {
   const repo = sessionRepo(db);
-  const newToken = () => randomBytes(32).toString("base64url");
+  /** A new random token for `owner`; only its hash is stored. */
+  async function create(owner: { userId: number } | { adminId: number }, ttlMs: number, meta: SessionMeta): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    await repo.insert({ tokenHash: hashToken(token), ...owner, expiresAt: new Date(now().getTime() + ttlMs), ...meta });
+    return token;
+  }
   return {
-    async createUserSession(userId: number, meta: SessionMeta = {}): Promise<string> {
-      const token = newToken();
-      const expiresAt = new Date(now().getTime() + USER_SESSION_TTL_MS);
-      await repo.insert({ tokenHash: hashToken(token), userId, expiresAt, ...meta });
-      return token;
-    },
-
-    async createAdminSession(adminId: number, meta: SessionMeta = {}): Promise<string> {
-      const token = newToken();
-      const expiresAt = new Date(now().getTime() + ADMIN_SESSION_TTL_MS);
-      await repo.insert({ tokenHash: hashToken(token), adminId, expiresAt, ...meta });
-      return token;
-    },
+    createUserSession: (userId: number, meta: SessionMeta = {}) => create({ userId }, USER_SESSION_TTL_MS, meta),
+    createAdminSession: (adminId: number, meta: SessionMeta = {}) => create({ adminId }, ADMIN_SESSION_TTL_MS, meta),
 
     /** The member behind a live member token (any status: the caller refuses disabled ones), or null. */
     async userByToken(token: string): Promise<SessionUser | null> {

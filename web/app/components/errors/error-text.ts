@@ -1,11 +1,12 @@
+import { errorPageTexts } from "@contracts/messages";
 import { isRouteErrorResponse } from "react-router";
 
-/** Texts of the spec's error pages (section 2), kept letter for letter. */
-export const NOT_FOUND_TEXT = "This page could not be found";
-export const GENERIC_ERROR_TEXT = "An error occurred";
-export const BACK_HOME_TEXT = "Back to the home page";
-export const ERROR_PAGE_FAILED_TEXT = "An error occurred while showing the error page";
-export const GO_BACK_HOME_TEXT = "Go back to home";
+/** Texts of the spec's error pages (section 2), kept letter for letter (contracts/messages.ts). */
+export const NOT_FOUND_TEXT = errorPageTexts.notFound;
+export const GENERIC_ERROR_TEXT = errorPageTexts.generic;
+export const BACK_HOME_TEXT = errorPageTexts.backHome;
+export const ERROR_PAGE_FAILED_TEXT = errorPageTexts.pageFailed;
+export const GO_BACK_HOME_TEXT = errorPageTexts.goBackHome;
 
 /** Status and message to show for anything a route threw. */
 export function describeError(error: unknown): { status: number; message: string } {
