@@ -1,6 +1,7 @@
 import type { AppDatabase, DbLogger } from "./db/open.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
 import { CacheRegistry } from "./lib/cache.js";
+import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
 import { sessionService } from "./modules/accounts/session-service.js";
 import { categoryAnswers } from "./modules/catalog/category-answers.js";
 import { categoryService } from "./modules/catalog/category-service.js";
@@ -47,8 +48,12 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
   const charts = chartsService(db, { caches, bus, clock });
   const categories = categoryService(db, { charts, caches, bus });
   const views = viewBuffer(db, writes);
+  // Captcha answers, login failures, code throttles: per process until Redis (roadmap 9).
+  const ephemeral = memoryEphemeralStore({ clock });
   return {
     bus,
+    clock,
+    ephemeral,
     caches,
     writes,
     charts,
@@ -64,7 +69,7 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
     }),
     visitors: visitorService(db),
-    sessions: sessionService(db),
+    sessions: sessionService(db, clock),
     plays: playsService(db, clock),
   };
 }

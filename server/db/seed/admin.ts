@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { hash } from "@node-rs/argon2";
+import { hashPassword } from "../../modules/accounts/passwords.js";
 import { admins } from "../schema/index.js";
 import { silentLogger, type DatabaseHandle, type DbLogger } from "../types.js";
 
@@ -20,8 +20,7 @@ export async function ensureAdminAccount(
   if (existing.length > 0) return { created: false };
 
   const password = randomBytes(18).toString("base64url"); // 24 characters, 144 bits
-  // @node-rs/argon2 defaults to argon2id (m=19 MiB, t=2, p=1: the OWASP baseline).
-  const passwordHash = await hash(password);
+  const passwordHash = await hashPassword(password);
   const inserted = await db
     .insert(admins)
     .values({ username: DEFAULT_ADMIN_USERNAME, passwordHash, nickname: "管理员" })

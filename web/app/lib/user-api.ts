@@ -1,0 +1,73 @@
+import { LOGIN_REDIRECT_KEY, TOKEN_KEY } from "../session/keys";
+import { useSession } from "../session/store";
+import type { Envelope } from "./api";
+
+/**
+ * Calls of the signed-in member (spec section 7): the token from localStorage as a bearer
+ * token, JSON or multipart bodies, the envelope back.
+ *
+ * Spec section 8: any auth failure (the server's 401 请先登录 or 403 账号已被禁用) clears the
+ * token and goes to /login, remembering where the member was so the login returns there.
+ */
+export type UserCallBody = Record<string, unknown> | FormData | undefined;
+
+/** Where an auth failure sends the browser; the app shell sets a router-based one. */
+let goToLogin: (from: string) => void = () => window.location.assign("/login");
+
+export function setAuthFailureNavigator(navigate: (from: string) => void) {
+  goToLogin = navigate;
+}
+
+export function storedToken(): string | null {
+  return typeof window === "undefined" ? null : window.localStorage.getItem(TOKEN_KEY);
+}
+
+/** Forget the session in this browser and go to /login (coming back to `from` after login). */
+export function handleAuthFailure(from = window.location.pathname + window.location.search) {
+  window.localStorage.removeItem(TOKEN_KEY);
+  useSession.getState().setUser(null);
+  if (!from.startsWith("/login")) window.sessionStorage.setItem(LOGIN_REDIRECT_KEY, from);
+  goToLogin(from);
+}
+
+export class ApiUnavailableError extends Error {}
+
+/**
+ * One member call. Resolves to the server's envelope (code 1 or 0 with its msg); rejects with
+ * ApiUnavailableError on a network failure or an answer that is not the envelope, so callers
+ * show their spec fallback (…失败，请稍后重试). `anonymous` calls (login, register) never
+ * treat 401 as a lost session.
+ */
+export async function userCall<T>(
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  path: string,
+  body?: UserCallBody,
+  opts: { anonymous?: boolean } = {},
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const token = storedToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: payload });
+  } catch (err) {
+    throw new ApiUnavailableError(String(err));
+  }
+  if (!opts.anonymous && token && (response.status === 401 || response.status === 403)) {
+    handleAuthFailure();
+  }
+  if (!(response.headers.get("content-type") ?? "").includes("json")) {
+    throw new ApiUnavailableError(`HTTP ${response.status}`);
+  }
+  try {
+    return (await response.json()) as Envelope<T>;
+  } catch {
+    throw new ApiUnavailableError("bad JSON");
+  }
+}
