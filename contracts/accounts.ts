@@ -12,6 +12,10 @@ export const sessionUserSchema = z.object({
   createTime: z.number().int(),
   /** 1 normal, 0 disabled. */
   status: z.number().int(),
+  /** Coin (币) balance: priced downloads are paid from it. */
+  coins: z.number().int(),
+  /** VIP membership end (Unix seconds); null when never a member. VIP downloads need it in the future. */
+  vipUntil: z.number().int().nullable(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

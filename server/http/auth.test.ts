@@ -14,6 +14,8 @@ const member = (status: number): SessionUser => ({
   id: 7,
   username: "夜店小王",
   email: "wang@example.cn",
+  coins: 0,
+  vipUntil: null,
   nickname: "夜店小王",
   avatar: "/img/noimage.png",
   bio: "",

@@ -20,6 +20,8 @@ export function toSessionUser(user: UserRow): SessionUser {
     bio: user.bio,
     createTime: Math.floor(user.createdAt.getTime() / 1000),
     status: user.status,
+    coins: user.coins,
+    vipUntil: user.vipUntil ? Math.floor(user.vipUntil.getTime() / 1000) : null,
   };
 }
 

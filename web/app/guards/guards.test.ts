@@ -18,6 +18,8 @@ const USER: SessionUser = {
   id: 7,
   username: "dj",
   email: "dj@example.cn",
+  coins: 0,
+  vipUntil: null,
   nickname: "dj",
   avatar: "/img/noimage.png",
   bio: "",
