@@ -119,6 +119,9 @@ export const downloadEntrySchema = z.object({
   createtime: z.number().int(),
   /** Coins this download cost (0: free, VIP or a re-download). */
   coins_spent: z.number().int(),
+  /** The item's download terms now (what a re-download needs). */
+  vipdown: z.enum(["0", "1"]),
+  price: z.number().int(),
 });
 export type DownloadEntry = z.infer<typeof downloadEntrySchema>;
 

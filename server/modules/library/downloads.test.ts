@@ -125,7 +125,7 @@ describe.each(testEngines())("downloads on %s", (engine) => {
     const page1 = await list();
     expect(page1.data.total).toBe(12);
     expect(page1.data.list).toHaveLength(10);
-    expect(Object.keys(page1.data.list[0]).sort()).toEqual(["b_id", "coins_spent", "createtime", "id", "title"]);
+    expect(Object.keys(page1.data.list[0]).sort()).toEqual(["b_id", "coins_spent", "createtime", "id", "price", "title", "vipdown"]);
     const ids = page1.data.list.map((d: { id: number }) => d.id);
     expect([...ids].sort((a: number, b: number) => b - a)).toEqual(ids);
     expect((await list("?page=2")).data.list).toHaveLength(2);

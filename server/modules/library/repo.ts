@@ -40,6 +40,8 @@ export interface DownloadRow {
   title: string;
   createtime: number;
   coins_spent: number;
+  vipdown: "0" | "1";
+  price: number;
 }
 
 export interface CommentRow {
@@ -171,7 +173,7 @@ export function libraryRepo(db: Executor) {
       const [rows, total] = await Promise.all([
         queryRows<DownloadRow>(
           db,
-          sql`select d.id, d.item_id as b_id, i.title, ${unixSeconds(sql`d.created_at`)} as createtime, d.coins_spent
+          sql`select d.id, d.item_id as b_id, i.title, ${unixSeconds(sql`d.created_at`)} as createtime, d.coins_spent, i.vipdown, i.price
               from downloads d join items i on i.id = d.item_id
               where d.user_id = ${userId} order by d.created_at desc, d.id desc limit ${limit} offset ${offset}`,
         ),
