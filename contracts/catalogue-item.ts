@@ -22,7 +22,10 @@ export const catalogueItemSchema = z.object({
   cidurl: z.string(),
   /** Unix seconds of publication. */
   time: z.number().int(),
-  /** Download link, empty when there is none. */
+  /**
+   * Empty for our catalogue: the network-drive link is handed to members by
+   * `POST /api/user/download` only (it charges coins or needs VIP).
+   */
   weburl: z.string(),
   /** Our detail page (/sutie/{id}.html) or the source page for external hits. */
   url: z.string(),

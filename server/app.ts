@@ -18,6 +18,7 @@ import { catalogRoutes } from "./modules/catalog/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
+import { libraryRoutes } from "./modules/library/routes.js";
 import { mediaRoutes } from "./modules/media/routes.js";
 import { playRoutes } from "./modules/plays/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(seoRoutes, { services });
   await app.register(searchRoutes, { services });
   await app.register(playRoutes, { services });
+  await app.register(libraryRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {

@@ -12,6 +12,7 @@ import { catalogueWriteService } from "./modules/catalogue-write/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
 import { homeService } from "./modules/home/service.js";
+import { libraryService } from "./modules/library/service.js";
 import { playsService } from "./modules/plays/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
@@ -71,6 +72,7 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
     visitors: visitorService(db),
     sessions: sessionService(db, clock),
     plays: playsService(db, clock),
+    library: libraryService(db, { writes, ephemeral, clock }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { users } from "./accounts.js";
 import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns.js";
 import { itemRef, userRef } from "./refs.js";
 
@@ -41,6 +42,26 @@ export const downloads = pgTable(
   ],
 );
 
+/**
+ * What a member paid for a priced item's download: one row per (user, item). The row and the
+ * coin deduction commit together, and the primary key makes simultaneous clicks charge once
+ * (the second insert waits for the first and then finds it); later downloads are free.
+ */
+export const downloadPurchases = pgTable(
+  "download_purchases",
+  {
+    userId: userRef(),
+    itemId: itemRef(),
+    coins: integer("coins").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: "download_purchases_pk", columns: [t.userId, t.itemId] }),
+    index("download_purchases_item_idx").on(t.itemId),
+    check("download_purchases_coins_check", sql`${t.coins} > 0`),
+  ],
+);
+
 export const comments = pgTable(
   "comments",
   {
@@ -77,4 +98,21 @@ export const playbackPositions = pgTable(
     index("playback_positions_item_idx").on(t.itemId),
     check("playback_positions_position_check", sql`${t.positionSec} >= 0`),
   ],
+);
+
+/**
+ * A member's player queue (the playlist) as catalogue item ids in play order, and the current
+ * entry (-1: none). Ids of items deleted since are skipped when read.
+ */
+export const playerQueues = pgTable(
+  "player_queues",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    itemIds: integer("item_ids").array().notNull(),
+    currentIndex: integer("current_index").notNull().default(-1),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [check("player_queues_index_check", sql`${t.currentIndex} >= -1`)],
 );

@@ -18,7 +18,6 @@ export interface CatalogueItemRow {
   category_name: string | null;
   category_diyname: string | null;
   published: number;
-  weburl: string | null;
   vipdown: "0" | "1";
   price: number;
   view_count: number;
@@ -27,7 +26,7 @@ export interface CatalogueItemRow {
 /** The select list of a `CatalogueItemRow` over `items i` joined by `catalogueItemJoins`. */
 export const catalogueItemColumns = sql`i.id, i.title, i.artist, i.cover, i.play_url, i.playtype, i.kind, i.source_site,
   s.name as site_name, s.logo as site_logo, c.name as category_name, c.diyname as category_diyname,
-  extract(epoch from i.published_at)::int as published, i.weburl, i.vipdown, i.price, i.view_count`;
+  extract(epoch from i.published_at)::int as published, i.vipdown, i.price, i.view_count`;
 
 export const catalogueItemJoins = sql`left join source_sites s on s.code = i.source_site
   left join categories c on c.id = i.category_id`;
@@ -47,7 +46,8 @@ export function toCatalogueItem(row: CatalogueItemRow): CatalogueItem {
     category: row.category_name ?? "",
     cidurl: row.category_diyname ? categoryPath(row.category_diyname) : "",
     time: row.published,
-    weburl: row.weburl ?? "",
+    // Never the link itself in a public answer: members get it from the download call (ADR 0019).
+    weburl: "",
     url: suitePath(row.id),
     vipdown: row.vipdown,
     price: row.price,

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useAccountSync } from "./account-sync";
 import { attachMediaElement } from "./media-engine";
 import { PlayerBar } from "./PlayerBar";
 import { playerStore, usePlayer } from "./player-store";
@@ -23,6 +24,8 @@ export function PlayerHost({ barHidden }: { barHidden?: boolean }) {
   }, []);
   useMediaSession();
   usePlayerKeys();
+  // A member's resume points and queue live in the account too (merged on login).
+  useAccountSync();
 
   return (
     <>

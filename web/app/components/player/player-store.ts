@@ -45,6 +45,8 @@ export interface PlayerActions {
   previous(): boolean;
   remove(index: number): void;
   clear(): void;
+  /** Replaces an empty playlist with the account's (after login), loading the current entry paused at `startAt`. */
+  adoptQueue(items: PlayerItem[], index: number, startAt?: number): void;
   setVolume(volume: number): void;
   toggleMute(): void;
   setPanelOpen(open: boolean): void;
@@ -160,6 +162,11 @@ export function createPlayerStore(storage: () => StateStorage = () => (typeof lo
               panelOpen: s.panelOpen,
               load: { token: s.load.token + 1, startAt: 0, autoplay: false },
             }));
+          },
+          adoptQueue(items, index, startAt = 0) {
+            if (get().items.length > 0 || items.length === 0) return;
+            set({ items });
+            loadCurrent(index >= 0 && index < items.length ? index : 0, startAt, false);
           },
           setVolume: (volume) => set({ volume: clampVolume(volume), ...(volume > 0 ? { muted: false } : {}) }),
           toggleMute: () => set((s) => ({ muted: !s.muted })),

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { playerControls } from "./media-engine";
 import { fromMusicInfo, sameItem, trackAt } from "./player-item";
 import { currentItem, playerStore, usePlayer } from "./player-store";
-import { readResume } from "./resume";
+import { onResumeMerged, readResume } from "./resume";
 
 /**
  * The suite detail page's controls over the global player: its play button, progress bar and
@@ -20,9 +20,14 @@ export function useSuitePlayback(info: MusicInfo) {
   const time = usePlayer((s) => (isCurrent ? s.position : 0));
   const storeDuration = usePlayer((s) => (isCurrent ? s.duration : 0));
   const error = usePlayer((s) => (isCurrent ? (s.error ?? s.warning) : null));
-  // Read after hydration: the server cannot know this browser's resume point.
+  // Read after hydration: the server cannot know this browser's resume point. A member's
+  // points from other devices arrive after login (account-sync.ts): read again then.
   const [resumeAt, setResumeAt] = useState<number | null>(null);
-  useEffect(() => setResumeAt(readResume(info.id)), [info.id]);
+  useEffect(() => {
+    const readNow = () => setResumeAt(readResume(info.id));
+    readNow();
+    return onResumeMerged(readNow);
+  }, [info.id]);
   // Started from a list, the playing entry lacks the tracklist this page knows: add it, so the
   // bar too can say which track is playing.
   useEffect(() => {

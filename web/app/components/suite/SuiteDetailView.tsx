@@ -1,24 +1,20 @@
+import { LOCAL_SITE_CODE } from "@contracts/library-texts";
 import type { MusicInfo } from "@contracts/suite";
 import { Link } from "react-router";
-import { useSession } from "../../session/store";
-import { useLoginDialog } from "../account/login-dialog-store";
-import { useSiteMessage } from "../feedback";
+import { DownloadDialogHost } from "../library/DownloadDialogHost";
 import { useSuitePlayback } from "../player/use-suite-playback";
 import { Comments } from "./Comments";
 import { FileTree } from "./FileTree";
 import { formatChinaDate, formatCount, formatDuration } from "./format";
 import styles from "./suite.module.css";
+import { useSuiteLibrary } from "./use-suite-library";
 
 /** Suite detail (spec section 2): header with counts and actions, progress, file tree, comments. */
 export function SuiteDetailView({ info }: { info: MusicInfo }) {
   const media = useSuitePlayback(info);
-  const user = useSession((s) => s.user);
-  const showLogin = useLoginDialog((s) => s.show);
-  const message = useSiteMessage();
-  // Favourite, download and recommend need an account; the accounts issue wires their APIs.
-  const needsLogin = (action: string) => () =>
-    user ? message.info(`${action}功能将随账号功能一同开放`) : showLogin("login");
+  const library = useSuiteLibrary(info);
   const total = media.duration;
+  const external = info.website.code !== LOCAL_SITE_CODE;
 
   return (
     <article className={styles.page}>
@@ -45,23 +41,40 @@ export function SuiteDetailView({ info }: { info: MusicInfo }) {
           </p>
           <p className={styles.counts}>
             <span>浏览 {formatCount(info.views)}</span>
-            <span>点赞 {formatCount(info.countLikes)}</span>
-            <span>收藏 {formatCount(info.countFavorites)}</span>
+            <span data-count="likes">点赞 {formatCount(library.counts.likes)}</span>
+            <span data-count="favorites">收藏 {formatCount(library.counts.favorites)}</span>
           </p>
           <div className={styles.actions}>
             <button type="button" className={styles.primary} onClick={media.toggle}>
               {media.playing ? "暂停" : "播放"}
             </button>
-            <button type="button" className={styles.secondary} onClick={needsLogin("下载")}>
+            <button type="button" className={styles.secondary} onClick={library.download}>
               下载
             </button>
-            <button type="button" className={styles.secondary} onClick={needsLogin("收藏")}>
-              收藏
+            <button
+              type="button"
+              className={library.favorite ? `${styles.secondary} ${styles.active}` : styles.secondary}
+              onClick={library.toggleFavorite}
+              aria-pressed={library.favorite}
+              disabled={library.busy === "favorite"}
+            >
+              {library.favorite ? "已收藏" : "收藏"}
             </button>
-            <button type="button" className={styles.secondary} onClick={needsLogin("推荐")}>
-              推荐
+            <button
+              type="button"
+              className={library.liked ? `${styles.secondary} ${styles.active}` : styles.secondary}
+              onClick={library.toggleLike}
+              aria-pressed={library.liked}
+              disabled={library.busy === "like"}
+            >
+              {library.liked ? "已推荐" : "推荐"}
             </button>
           </div>
+          {external ? (
+            <p className={styles.sourceNote}>
+              本站只提供搜索与试听，该套曲来自{info.website.name}，下载在来源站点进行。
+            </p>
+          ) : null}
           <div className={styles.progressRow}>
             <span>{formatDuration(media.time)}</span>
             <input
@@ -103,7 +116,8 @@ export function SuiteDetailView({ info }: { info: MusicInfo }) {
         <FileTree nodes={info.djlist} onSeek={media.seek} activeStart={media.activeStart} />
       </section>
 
-      <Comments onSubmitNeedsLogin={needsLogin("评论")} />
+      <Comments itemId={info.id} />
+      <DownloadDialogHost />
     </article>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatChinaDate, formatCount, formatDuration, formatMonthDay } from "./format";
+import { formatChinaDate, formatChinaDateTime, formatCount, formatDuration, formatMonthDay } from "./format";
 
 describe("detail page formats", () => {
   it("durations", () => {
@@ -15,6 +15,14 @@ describe("detail page formats", () => {
     for (let t = Date.UTC(1995, 0, 1) / 1000; t < Date.UTC(2031, 0, 1) / 1000; t += 86_400 * 37 + 3_607) {
       const [y, m, d] = intl.format(new Date(t * 1000)).split("-");
       expect(formatChinaDate(t), String(t)).toBe(`${y}年${m}月${d}日`);
+    }
+  });
+  it("date and time in China time (download records)", () => {
+    expect(formatChinaDateTime(Date.UTC(2026, 10, 21, 16, 5, 9) / 1000)).toBe("2026年11月22日 00:05:09");
+    expect(formatChinaDateTime(Date.UTC(2026, 0, 1, 3, 4, 5) / 1000)).toBe("2026年01月01日 11:04:05");
+    const intl = new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Shanghai", hour12: false, hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    for (let t = Date.UTC(2020, 0, 1) / 1000; t < Date.UTC(2027, 0, 1) / 1000; t += 86_400 * 13 + 3_671) {
+      expect(formatChinaDateTime(t).slice(-8), String(t)).toBe(intl.format(new Date(t * 1000)));
     }
   });
   it("counts", () => {

@@ -15,13 +15,24 @@ const CHINA_OFFSET_SECONDS = 8 * 3600;
 const chinaDayParts = (unixSeconds: number) => {
   const at = new Date((unixSeconds + CHINA_OFFSET_SECONDS) * 1000);
   const two = (n: number) => String(n).padStart(2, "0");
-  return { year: String(at.getUTCFullYear()), month: two(at.getUTCMonth() + 1), day: two(at.getUTCDate()) };
+  return {
+    year: String(at.getUTCFullYear()),
+    month: two(at.getUTCMonth() + 1),
+    day: two(at.getUTCDate()),
+    time: `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`,
+  };
 };
 
 /** Unix seconds → "2026年11月22日" (China time, as the site's audience reads it). */
 export function formatChinaDate(unixSeconds: number): string {
   const { year, month, day } = chinaDayParts(unixSeconds);
   return `${year}年${month}月${day}日`;
+}
+
+/** Unix seconds → "2026年11月22日 08:05:09" (China time; download records, spec section 3). */
+export function formatChinaDateTime(unixSeconds: number): string {
+  const { year, month, day, time } = chinaDayParts(unixSeconds);
+  return `${year}年${month}月${day}日 ${time}`;
 }
 
 /** Unix seconds → "11-22" (China time), for compact lists. */

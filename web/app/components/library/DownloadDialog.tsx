@@ -1,0 +1,142 @@
+import type { DownloadResult } from "@contracts/library";
+import { LOCAL_SITE_CODE, libraryMessages as m } from "@contracts/library-texts";
+import { Alert, Button, Input, Modal, Space } from "antd";
+import { useEffect, useState } from "react";
+import { copyText } from "../../lib/copy-text";
+import { useSession } from "../../session/store";
+import { useSiteMessage } from "../feedback";
+import { formatChinaDate } from "../suite/format";
+import { useDownloadDialog } from "./download-dialog-store";
+import { getItemStates, handleDownload } from "./library-api";
+import styles from "./library.module.css";
+
+type Phase = { step: "confirm"; error?: string } | { step: "working" } | { step: "done"; result: DownloadResult };
+
+const isWebAddress = (url: string) => /^https?:\/\//i.test(url);
+
+/** A read-only value with its copy button (network-drive link, extraction code). */
+function CopyRow({ label, value }: { label: string; value: string }) {
+  const message = useSiteMessage();
+  const copy = async () => {
+    if (await copyText(value)) void message.success(m.copyOk);
+    else void message.warning(m.copyFailed);
+  };
+  return (
+    <div className={styles.copyRow}>
+      <span className={styles.copyLabel}>{label}</span>
+      <Space.Compact className={styles.copyField}>
+        <Input readOnly value={value} aria-label={label} onFocus={(e) => e.target.select()} />
+        <Button type="primary" onClick={copy} aria-label={`复制${label}`}>
+          复制
+        </Button>
+      </Space.Compact>
+    </div>
+  );
+}
+
+/**
+ * The download dialog: first what it costs (price and balance, VIP, or free; a paid suite is
+ * free to download again), then, after the member confirms, the network-drive link and its
+ * extraction code with copy buttons, or the server's clear message.
+ */
+export default function DownloadDialog() {
+  const { target, onDownloaded, close } = useDownloadDialog();
+  const user = useSession((s) => s.user);
+  const message = useSiteMessage();
+  const [phase, setPhase] = useState<Phase>({ step: "confirm" });
+  const [purchased, setPurchased] = useState<boolean | null>(null);
+
+  useEffect(() => {
+    setPhase({ step: "confirm" });
+    setPurchased(null);
+    if (!target || target.vipdown === "1" || target.price === 0) return;
+    let cancelled = false;
+    getItemStates([target.id])
+      .then((res) => !cancelled && setPurchased(res.code === 1 && !!res.data[0]?.purchased))
+      .catch(() => !cancelled && setPurchased(false));
+    return () => {
+      cancelled = true;
+    };
+  }, [target]);
+
+  if (!target) return <Modal open={false} footer={null} />;
+  const coins = user?.coins ?? 0;
+  const vipUntil = user?.vipUntil ?? null;
+  const vipActive = vipUntil !== null && vipUntil * 1000 > Date.now();
+  const external = target.website && target.website.code !== LOCAL_SITE_CODE ? target.website : null;
+
+  const confirm = async () => {
+    setPhase({ step: "working" });
+    try {
+      const res = await handleDownload(target.id);
+      if (res.code !== 1) {
+        void message.error(res.msg || m.downloadFailed);
+        return setPhase({ step: "confirm", error: res.msg || m.downloadFailed });
+      }
+      const current = useSession.getState().user;
+      if (current) useSession.getState().setUser({ ...current, coins: res.data.coins });
+      setPhase({ step: "done", result: res.data });
+      onDownloaded?.(res.data);
+    } catch {
+      void message.error(m.downloadFailed);
+      setPhase({ step: "confirm", error: m.downloadFailed });
+    }
+  };
+
+  let terms: string;
+  let short = false;
+  if (target.vipdown === "1") {
+    terms = vipActive ? `VIP专属下载，您的VIP有效期至${formatChinaDate(vipUntil!)}` : "该套曲为VIP专属下载，您还不是VIP会员或VIP已过期";
+  } else if (target.price === 0) {
+    terms = "免费下载";
+  } else if (purchased) {
+    terms = "您已购买过该套曲，重新下载免费";
+  } else {
+    terms = `下载需要${target.price}币，当前余额${coins}币`;
+    short = purchased === false && coins < target.price;
+  }
+
+  const done = phase.step === "done" ? phase.result : null;
+  const footer = done
+    ? [
+        <Button key="close" type="primary" onClick={close}>
+          完成
+        </Button>,
+      ]
+    : [
+        <Button key="cancel" onClick={close}>
+          取消
+        </Button>,
+        <Button key="ok" type="primary" loading={phase.step === "working"} onClick={confirm}>
+          {phase.step === "working" ? "下载中..." : target.vipdown === "0" && target.price > 0 && !purchased ? `确认下载（${target.price}币）` : "确认下载"}
+        </Button>,
+      ];
+
+  return (
+    <Modal open title={`下载：${target.title}`} onCancel={close} footer={footer} width={480} centered destroyOnHidden>
+      {done ? (
+        <div className={styles.dialogBody} data-download-result>
+          <CopyRow label="网盘地址" value={done.weburl} />
+          <CopyRow label="提取码" value={done.password || "无"} />
+          <p className={styles.note}>
+            {done.charged > 0 ? `已扣除${done.charged}币，当前余额${done.coins}币` : `本次下载未扣币，当前余额${done.coins}币`}
+          </p>
+          {isWebAddress(done.weburl) ? (
+            <a href={done.weburl} target="_blank" rel="noopener noreferrer nofollow" className={styles.driveLink}>
+              打开网盘下载
+            </a>
+          ) : null}
+        </div>
+      ) : (
+        <div className={styles.dialogBody}>
+          <p className={short ? `${styles.terms} ${styles.short}` : styles.terms} data-download-terms>
+            {terms}
+            {short ? "（余额不足）" : null}
+          </p>
+          {external ? <p className={styles.note}>该套曲来自{external.name}，下载在来源站点的网盘进行，本站只提供地址。</p> : null}
+          {phase.step === "confirm" && phase.error ? <Alert type="error" showIcon title={phase.error} /> : null}
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,27 @@
+import { useEffect, useState } from "react";
+import { LazyPart } from "../LazyPart";
+import { useDownloadDialog } from "./download-dialog-store";
+
+// The dialog (antd Modal, Input, Alert) stays out of the page's bundle until a member opens it.
+const loadDialog = () => import("./DownloadDialog");
+
+/** Mount once on a page with download buttons; the dialog loads on first use. */
+export function DownloadDialogHost() {
+  const open = useDownloadDialog((s) => s.target !== null);
+  const close = useDownloadDialog((s) => s.close);
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (open) setWanted(true);
+  }, [open]);
+  if (!wanted) return null;
+  return (
+    <LazyPart
+      load={loadDialog}
+      props={{}}
+      onFail={() => {
+        close();
+        setWanted(false);
+      }}
+    />
+  );
+}
