@@ -209,6 +209,8 @@ export const profileRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
           tags,
           summary: "上传头像 (multipart 字段 avatar，图片≤5MB; 解码后裁成256×256 WebP，去掉元数据)",
           consumes: ["multipart/form-data"],
+          // For the docs only: the multipart parser leaves the body empty, the handler streams the file.
+          body: avatarUploadDocSchema,
           response: { 200: envelope(avatarResultSchema) },
         },
       },
@@ -221,6 +223,10 @@ export const profileRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
     );
   });
 };
+
+const avatarUploadDocSchema = z
+  .object({ avatar: z.string().meta({ format: "binary", description: "图片文件 (JPEG/PNG/WebP/GIF/AVIF)，≤5MB" }) })
+  .nullish();
 
 /** The `avatar` file's bytes, at most AVATAR_MAX_BYTES (more is refused while it arrives). */
 async function readAvatarPart(request: FastifyRequest): Promise<Buffer> {
