@@ -10,6 +10,8 @@ export interface ReceivedMail {
   rawSubject: string;
   /** The Subject decoded (RFC 2047). */
   subject: string;
+  /** The From header decoded. */
+  from: string;
   /** The text/plain part decoded (transfer encoding and charset). */
   text: string;
 }
@@ -109,7 +111,7 @@ function decodeBody(body: string, transferEncoding: string | undefined): string 
 }
 
 /** The subject and the text/plain part of a message (single part or multipart/*). */
-function parseMessage(raw: string): { rawSubject: string; subject: string; text: string } {
+function parseMessage(raw: string): { rawSubject: string; subject: string; from: string; text: string } {
   const top = splitPart(raw);
   const rawSubject = top.rawHeaders.get("subject") ?? "";
   const subject = decodeEncodedWords(top.headers.get("subject") ?? "");
@@ -126,5 +128,5 @@ function parseMessage(raw: string): { rawSubject: string; subject: string; text:
     }
     return /^text\/plain/i.test(type) ? decodeBody(part.body, part.headers.get("content-transfer-encoding")) : undefined;
   };
-  return { rawSubject, subject, text: textOf(top) ?? "" };
+  return { rawSubject, subject, from: decodeEncodedWords(top.headers.get("from") ?? ""), text: textOf(top) ?? "" };
 }
