@@ -2,7 +2,7 @@ import { Button, Form, Input, Space, Steps } from "antd";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { emailCodeField, emailField, fieldMessages, resetPasswordField } from "@contracts/account-fields";
-import { profileMessages, profilePaths } from "@contracts/account-profile";
+import { profileMessages, profilePaths } from "@contracts/account-profile-texts";
 import { requestEmailCode } from "../components/account/email-code-api";
 import { SendCodeButton, useCountdown } from "../components/account/SendCodeButton";
 import { useSiteMessage } from "../components/feedback";

@@ -1,6 +1,6 @@
 import { Button } from "antd";
 import { useCallback, useEffect, useState } from "react";
-import { CODE_RESEND_SECONDS } from "@contracts/account-profile";
+import { CODE_RESEND_SECONDS } from "@contracts/account-profile-texts";
 
 export interface Countdown {
   /** Whole seconds left (0: not counting). */

@@ -1,5 +1,5 @@
 import type { MessageInstance } from "antd/es/message/interface";
-import { type EmailCodeEvent, profileMessages, profilePaths } from "@contracts/account-profile";
+import { type EmailCodeEvent, profileMessages, profilePaths } from "@contracts/account-profile-texts";
 import { userCall } from "../../lib/user-api";
 
 /**

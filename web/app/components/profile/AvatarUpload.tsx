@@ -1,7 +1,7 @@
 import { CameraOutlined, LoadingOutlined, UserOutlined } from "@ant-design/icons";
 import { Avatar, Upload, type UploadProps } from "antd";
 import { useState } from "react";
-import { AVATAR_MAX_BYTES, profileMessages, profilePaths } from "@contracts/account-profile";
+import { AVATAR_MAX_BYTES, profileMessages, profilePaths } from "@contracts/account-profile-texts";
 import { userCall } from "../../lib/user-api";
 import { useSession } from "../../session/store";
 import { useSiteMessage } from "../feedback";

@@ -1,7 +1,7 @@
 import { Button, Form, Input, Modal, Space, Steps } from "antd";
 import { useState } from "react";
 import { emailCodeField, emailField } from "@contracts/account-fields";
-import { profileMessages, profilePaths } from "@contracts/account-profile";
+import { profileMessages, profilePaths } from "@contracts/account-profile-texts";
 import { zodRule } from "../../lib/form-rules";
 import { userCall } from "../../lib/user-api";
 import { type SessionUser, useSession } from "../../session/store";

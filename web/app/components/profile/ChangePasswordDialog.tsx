@@ -1,7 +1,7 @@
 import { Form, Input, Modal } from "antd";
 import { useState } from "react";
 import { changePasswordField, fieldMessages } from "@contracts/account-fields";
-import { profileMessages, profilePaths } from "@contracts/account-profile";
+import { profileMessages, profilePaths } from "@contracts/account-profile-texts";
 import { sameAs, zodRule } from "../../lib/form-rules";
 import { userCall } from "../../lib/user-api";
 import { useSiteMessage } from "../feedback";

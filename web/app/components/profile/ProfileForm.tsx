@@ -1,7 +1,7 @@
 import { Button, Form, Input } from "antd";
 import { useState } from "react";
 import { bioField, nicknameField } from "@contracts/account-fields";
-import { profileMessages, profilePaths } from "@contracts/account-profile";
+import { profileMessages, profilePaths } from "@contracts/account-profile-texts";
 import { zodRule } from "../../lib/form-rules";
 import { userCall } from "../../lib/user-api";
 import { type SessionUser, useSession } from "../../session/store";
