@@ -28,6 +28,11 @@ export function profileService(db: AppDatabase, { codes, sessions, ephemeral }: 
   const repo = profileRepo(db);
   /** Set when a member proved they read their current address (check-code, verifyemail). */
   const grantKey = (userId: number) => `email-change:verified:${userId}`;
+  /** Who asked for the newest changeemail code of an address: only they may check or use it. */
+  const requesterKey = (email: string) => `email-change:requested-by:${email.trim().toLowerCase()}`;
+  async function requireOwnChangeCode(member: SessionUser, email: string) {
+    if ((await ephemeral.get(requesterKey(email))) !== String(member.id)) throw badRequest(msg.codeMissing);
+  }
 
   async function refreshed(userId: number): Promise<SessionUser> {
     const row = await repo.byId(userId);
@@ -57,7 +62,9 @@ export function profileService(db: AppDatabase, { codes, sessions, ephemeral }: 
       if (event === "verifyemail") return codes.send(member.email, event, ip);
       if (sameAddress(email, member.email)) throw badRequest(msg.emailSameAsCurrent);
       if (await repo.byEmail(email)) throw conflict(msg.emailTaken);
-      return codes.send(email, event, ip);
+      const sent = await codes.send(email, event, ip);
+      await ephemeral.set(requesterKey(email), String(member.id), GRANT_MS);
+      return sent;
     },
 
     /**
@@ -68,7 +75,10 @@ export function profileService(db: AppDatabase, { codes, sessions, ephemeral }: 
     async checkCode(event: EmailCodeEvent, email: string, code: string, member: SessionUser | null): Promise<void> {
       if (event === "resetpwd") return codes.verify(email, event, code, { use: false });
       if (!member) throw unauthorized("请先登录");
-      if (event === "changeemail") return codes.verify(email, event, code, { use: false });
+      if (event === "changeemail") {
+        await requireOwnChangeCode(member, email);
+        return codes.verify(email, event, code, { use: false });
+      }
       await codes.verify(member.email, event, code, { use: true });
       await ephemeral.set(grantKey(member.id), member.email.toLowerCase(), GRANT_MS);
     },
@@ -108,6 +118,7 @@ export function profileService(db: AppDatabase, { codes, sessions, ephemeral }: 
       if (!verified || verified !== member.email.toLowerCase()) throw forbidden(msg.verifyCurrentFirst);
       if (sameAddress(email, member.email)) throw badRequest(msg.emailSameAsCurrent);
       if (await repo.byEmail(email)) throw conflict(msg.emailTaken);
+      await requireOwnChangeCode(member, email);
       await codes.verify(email, "changeemail", code, { use: true });
       try {
         await repo.setEmail(member.id, email.trim());

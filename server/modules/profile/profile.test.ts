@@ -120,6 +120,13 @@ describe.each(testEngines())("password change, email change, nickname and profil
       if (codeA !== codeB) expect(answer(await post(paths.changeEmail, { email: b, captcha: codeA }, member))).toMatchObject({ status: 400, msg: "验证码错误" });
       expect(answer(await post(paths.changeEmail, { email: other.email, captcha: codeB }, member))).toMatchObject({ status: 409, msg: "该邮箱已被使用" });
 
+      // Another member can neither check nor use (nor burn) a code this member asked for.
+      const intruder = await createTestUser(app);
+      await verifyCurrent(intruder);
+      expect(answer(await post(paths.checkCode, { event: "changeemail", email: b, captcha: "000000" }, intruder))).toMatchObject({ status: 400, msg: "请先获取验证码" });
+      expect(answer(await post(paths.changeEmail, { email: b, captcha: codeB }, intruder))).toMatchObject({ status: 400, msg: "请先获取验证码" });
+      expect(answer(await post(paths.checkCode, { event: "changeemail", email: b, captcha: codeB }, member))).toMatchObject({ status: 200 });
+
       clock.advance(10 * 60_000 + 1_000);
       expect(answer(await post(paths.changeEmail, { email: b, captcha: codeB }, member))).toMatchObject({ status: 403, msg: "请先验证当前邮箱" });
       expect((await row(member.id)).email).toBe(member.email);
