@@ -175,7 +175,8 @@ describe("web shell (production build, CSP on)", () => {
     await page.waitForURL(`${base}/user/profile`);
     await page.getByRole("heading", { name: "个人资料" }).waitFor();
 
-    await page.getByText("夜店小王子").hover();
+    // The navbar's name (the profile page shows it too).
+    await page.getByRole("banner").getByText("夜店小王子").hover();
     await page.getByRole("menuitem", { name: "退出登录" }).click();
     await page.waitForURL(`${base}/`);
     await page.getByText("退出成功").waitFor();

@@ -1,3 +1,4 @@
+import path from "node:path";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
@@ -19,8 +20,10 @@ import { chartRoutes } from "./modules/charts/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { libraryRoutes } from "./modules/library/routes.js";
+import { OUTBOX_MIRROR_FILE } from "./modules/mail/outbox.js";
 import { mediaRoutes } from "./modules/media/routes.js";
 import { playRoutes } from "./modules/plays/routes.js";
+import { profileRoutes } from "./modules/profile/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
 import { type AppServices, createServices } from "./services.js";
@@ -71,6 +74,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     chartsRebuildIntervalMs: config.chartsRebuildIntervalMs,
     clock: deps.clock,
+    // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
+    mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
+    uploadsDir: config.uploadsDir,
   });
   await services.visitors.load();
   app.decorate("deps", deps);
@@ -83,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onClose", async () => {
     await services.chartScheduler.stop();
     await services.suites.flushViews();
+    services.mailer.close();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -108,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(searchRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
+  await app.register(profileRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {

@@ -40,6 +40,12 @@ describe("loadConfig", () => {
     });
   });
 
+  it("account mails come from no-reply at the site's host unless MAIL_FROM says otherwise", () => {
+    expect(loadConfig({}).mailFrom).toBe('"DJ搜索引擎网" <no-reply@localhost>');
+    expect(loadConfig({ PUBLIC_URL: "https://dj.example.cn" }).mailFrom).toBe('"DJ搜索引擎网" <no-reply@dj.example.cn>');
+    expect(loadConfig({ MAIL_FROM: "DJ <codes@mail.example.cn>" }).mailFrom).toBe("DJ <codes@mail.example.cn>");
+  });
+
   it("treats empty variables as unset", () => {
     const config = loadConfig({ DATABASE_URL: "", PORT: "" });
     expect(config.databaseUrl).toBeUndefined();

@@ -17,6 +17,8 @@ const envSchema = z.object({
   DATABASE_URL: urlWithProtocol(["postgres", "postgresql"]),
   REDIS_URL: urlWithProtocol(["redis", "rediss"]),
   SMTP_URL: urlWithProtocol(["smtp", "smtps"]),
+  /** The From of account mails (codes); default "DJ搜索引擎网" <no-reply@ the PUBLIC_URL's host>. */
+  MAIL_FROM: z.string().optional(),
   PUBLIC_URL: urlWithProtocol(["http", "https"]),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Seeds the demo catalogue on first start; set to 0 for an empty production site. */
@@ -47,6 +49,8 @@ export interface Config {
   databaseUrl?: string;
   redisUrl?: string;
   smtpUrl?: string;
+  /** From address of account mails. */
+  mailFrom: string;
   /** Absolute site address used in canonical URLs, sitemaps and emails. */
   publicUrl: string;
   logLevel: string;
@@ -85,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `"DJ搜索引擎网" <no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : "localhost"}>`,
     publicUrl: (e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ""),
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === "1",

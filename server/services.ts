@@ -2,6 +2,7 @@ import type { AppDatabase, DbLogger } from "./db/open.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
 import { CacheRegistry } from "./lib/cache.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
+import { emailCodeService } from "./modules/accounts/email-code-service.js";
 import { sessionService } from "./modules/accounts/session-service.js";
 import { categoryAnswers } from "./modules/catalog/category-answers.js";
 import { categoryService } from "./modules/catalog/category-service.js";
@@ -13,6 +14,10 @@ import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
 import { homeService } from "./modules/home/service.js";
 import { libraryService } from "./modules/library/service.js";
+import { createMailer } from "./modules/mail/mailer.js";
+import { outboxMirror } from "./modules/mail/outbox.js";
+import { avatarService } from "./modules/profile/avatar-service.js";
+import { profileService } from "./modules/profile/profile-service.js";
 import { playsService } from "./modules/plays/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
@@ -31,6 +36,10 @@ export interface ServiceOptions {
   bus?: EventBus;
   /** The server's clock (tests move it); default the system's. */
   clock?: Clock;
+  /** Account mail: SMTP when `smtpUrl` is set, else the outbox (mirrored to `outboxFile`). */
+  mail?: { smtpUrl?: string; from: string; outboxFile?: string };
+  /** Where uploads live (DATA_DIR/uploads): avatars go under avatars/. */
+  uploadsDir?: string;
 }
 
 /**
@@ -41,7 +50,16 @@ export interface ServiceOptions {
  * service that keeps answers subscribes to the bus and drops what an event names. Caches are
  * made through `caches`, which lists them all with their counters.
  */
-export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs, bus: givenBus, clock = systemClock }: ServiceOptions) {
+export function createServices({
+  db,
+  logger,
+  publicUrl,
+  chartsRebuildIntervalMs,
+  bus: givenBus,
+  clock = systemClock,
+  mail = { from: "no-reply@localhost" },
+  uploadsDir = "./data/uploads",
+}: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
@@ -51,6 +69,16 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
   const views = viewBuffer(db, writes);
   // Captcha answers, login failures, code throttles: per process until Redis (roadmap 9).
   const ephemeral = memoryEphemeralStore({ clock });
+  const sessions = sessionService(db, clock);
+  const mailer = createMailer({
+    smtpUrl: mail.smtpUrl,
+    from: mail.from,
+    db,
+    logger,
+    clock,
+    mirror: mail.outboxFile ? outboxMirror(mail.outboxFile) : undefined,
+  });
+  const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   return {
     bus,
     clock,
@@ -70,9 +98,13 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
     }),
     visitors: visitorService(db),
-    sessions: sessionService(db, clock),
+    sessions,
     plays: playsService(db, clock),
     library: libraryService(db, { writes, ephemeral, clock }),
+    mailer,
+    emailCodes,
+    profile: profileService(db, { codes: emailCodes, sessions, ephemeral }),
+    avatars: avatarService(db, { uploadsDir, logger }),
   };
 }
 

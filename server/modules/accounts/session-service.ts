@@ -74,6 +74,14 @@ export function sessionService(db: AppDatabase, now: () => Date = () => new Date
       if (token) await repo.deleteByTokenHash(hashToken(token), "user");
     },
 
+    /**
+     * Ends every session of a member (a password reset), or all but the caller's own
+     * (`except`: the hash of the token that asked: a password change keeps the person signed in).
+     */
+    async revokeUserSessions(userId: number, { except }: { except?: string } = {}): Promise<void> {
+      await repo.deleteUserSessions(userId, except);
+    },
+
     /** Ends the admin session behind the token. */
     async logoutAdmin(token: string | undefined): Promise<void> {
       if (token) await repo.deleteByTokenHash(hashToken(token), "admin");

@@ -1,4 +1,5 @@
 import type { FormRule } from "antd";
+import type { RuleObject } from "antd/es/form";
 import type { z } from "zod";
 
 /**
@@ -15,7 +16,7 @@ export function zodRule(schema: z.ZodType): FormRule {
 }
 
 /** "Must equal the field `other`" (password confirmations), with the given message. */
-export function sameAs(other: string, message: string): (form: { getFieldValue: (n: string) => unknown }) => FormRule {
+export function sameAs(other: string, message: string): (form: { getFieldValue: (n: string) => unknown }) => RuleObject {
   return ({ getFieldValue }) => ({
     validator: async (_rule, value) => {
       if (value !== getFieldValue(other)) throw new Error(message);
