@@ -2,6 +2,8 @@ import type { AppDatabase, DbLogger } from "./db/open.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
 import { CacheRegistry } from "./lib/cache.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
+import { authService } from "./modules/accounts/auth-service.js";
+import { captchaService } from "./modules/accounts/captcha.js";
 import { sessionService } from "./modules/accounts/session-service.js";
 import { categoryAnswers } from "./modules/catalog/category-answers.js";
 import { categoryService } from "./modules/catalog/category-service.js";
@@ -50,6 +52,8 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
   const views = viewBuffer(db, writes);
   // Captcha answers, login failures, code throttles: per process until Redis (roadmap 9).
   const ephemeral = memoryEphemeralStore({ clock });
+  const sessions = sessionService(db, clock);
+  const captcha = captchaService(ephemeral);
   return {
     bus,
     clock,
@@ -69,7 +73,9 @@ export function createServices({ db, logger, publicUrl, chartsRebuildIntervalMs,
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
     }),
     visitors: visitorService(db),
-    sessions: sessionService(db, clock),
+    sessions,
+    captcha,
+    auth: authService(db, { sessions, captcha, ephemeral }),
     plays: playsService(db, clock),
   };
 }
