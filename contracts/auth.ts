@@ -1,6 +1,11 @@
 import { z } from "zod";
-import { captchaField, emailField, fieldMessages, loginPasswordField, registerPasswordField, usernameField } from "./account-fields";
-import { sessionUserSchema } from "./accounts";
+import { fieldMessages } from "./account-fields";
+
+/*
+ * Texts, constants and single fields of login and registration: the web's forms import these.
+ * The request and answer objects are in auth-schemas.ts: zod probes `new Function` when it
+ * builds an object schema, which the site's CSP reports as a violation in the browser.
+ */
 
 /** Where the captcha image is served (spec section 7): `GET /captcha.html?t={timestamp}`. */
 export const CAPTCHA_PATH = "/captcha.html";
@@ -33,43 +38,10 @@ export const loginAccountField = z
   .string({ error: fieldMessages.accountRequired })
   .trim()
   .min(1, { error: fieldMessages.accountRequired })
-  .max(254, { error: authMessages.loginFailed });
+  .max(254, { error: "用户名/邮箱过长" });
 
-/**
- * `POST /api/user/login`. The captcha is sent only when the form shows it (iscaptcha >= 5);
- * a blank one counts as none (the server then answers 请输入验证码 if it needs one).
- */
-export const loginRequestSchema = z.object({
-  account: loginAccountField,
-  password: loginPasswordField,
-  captcha: z.string({ error: authMessages.captchaWrong }).trim().max(10, { error: authMessages.captchaWrong }).optional(),
-});
-export type LoginRequest = z.infer<typeof loginRequestSchema>;
-
-/** What a login answers besides the token: the failures counted so far (0 after a success). */
-export const loginStateSchema = z.object({
-  /** max(failures of this account, failures from this address) in the current window. */
-  iscaptcha: z.number().int(),
-});
-
-export const loginResultSchema = loginStateSchema.extend({
-  /** The bearer token; the browser keeps it in localStorage `token`. */
-  token: z.string(),
-  user: sessionUserSchema,
-});
-export type LoginResult = z.infer<typeof loginResultSchema>;
-
-/** Success carries the token; a failure carries only `iscaptcha` (or null for bad input). */
-export const loginAnswerDataSchema = z.union([loginResultSchema, loginStateSchema, z.null()]);
-
-/** `POST /api/user/register`; the captcha is always required. */
-export const registerRequestSchema = z
-  .object({
-    username: usernameField,
-    email: emailField,
-    password: registerPasswordField,
-    confirm: z.string({ error: fieldMessages.registerConfirmRequired }).min(1, { error: fieldMessages.registerConfirmRequired }).max(128, { error: fieldMessages.registerConfirmMismatch }),
-    captcha: captchaField,
-  })
-  .refine((body) => body.password === body.confirm, { error: fieldMessages.registerConfirmMismatch, path: ["confirm"] });
-export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+/** Register's password confirmation: required; that it matches is checked on the whole form. */
+export const registerConfirmField = z
+  .string({ error: fieldMessages.registerConfirmRequired })
+  .min(1, { error: fieldMessages.registerConfirmRequired })
+  .max(128, { error: fieldMessages.registerConfirmMismatch });

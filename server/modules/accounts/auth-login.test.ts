@@ -219,7 +219,7 @@ describe.each(testEngines())("POST /api/user/login on %s", (engine) => {
       [{ account: "dj", password: "" }, "请输入密码"],
       [{ account: "dj", password: { $ne: 1 } }, "请输入密码"],
       [{ account: "dj", password: "x".repeat(129) }, "请输入密码"],
-      [{ account: `${"a".repeat(250)}@example.test`, password: "x" }, "登录失败"],
+      [{ account: `${"a".repeat(250)}@example.test`, password: "x" }, "用户名/邮箱过长"],
       [{ account: "dj", password: "x", captcha: 1234 }, "验证码错误"],
       [{ account: "dj", password: "x", captcha: "A".repeat(11) }, "验证码错误"],
     ];

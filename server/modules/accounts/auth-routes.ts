@@ -1,4 +1,5 @@
-import { authMessages, CAPTCHA_PATH, loginAnswerDataSchema, loginRequestSchema, registerRequestSchema } from "@contracts/auth";
+import { authMessages, CAPTCHA_PATH } from "@contracts/auth";
+import { loginAnswerDataSchema, loginRequestSchema, registerRequestSchema } from "@contracts/auth-schemas";
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { authMessages, CAPTCHA_THRESHOLD, type LoginRequest, type LoginResult, type RegisterRequest } from "@contracts/auth";
+import { authMessages, CAPTCHA_THRESHOLD } from "@contracts/auth";
+import type { LoginRequest, LoginResult, RegisterRequest } from "@contracts/auth-schemas";
 import type { AppDatabase } from "../../db/open.js";
 import { AppError } from "../../errors.js";
 import type { EphemeralStore } from "../../lib/ephemeral-store.js";

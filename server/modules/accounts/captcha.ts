@@ -17,7 +17,8 @@ export const captchaKey = (id: string) => `captcha:${id}`;
 
 // svg-captcha's default export renders a given text; its typings only declare the helpers.
 const render = svgCaptcha as unknown as (text: string, options: svgCaptcha.ConfigObject) => string;
-const IMAGE = { width: 120, height: 40, fontSize: 44, noise: 2, color: true, background: "#f3f0fb" } as const;
+// Dark grey characters and lines on a transparent ground (the page gives it a light one).
+const IMAGE = { width: 120, height: 40, fontSize: 46, noise: 2, color: false } as const;
 
 export interface IssuedCaptcha {
   /** Random id for the browser's cookie; the answer stays on the server. */
