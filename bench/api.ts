@@ -18,7 +18,7 @@
 import autocannon from "autocannon";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { startBenchServer } from "./bench-server.js";
+import { benchClientAddress, startBenchServer } from "./bench-server.js";
 
 const { values } = parseArgs({
   options: {
@@ -60,7 +60,7 @@ const endpoints: { name: string; path: () => string; all?: string[] }[] = [
  * cookie-less request is a new visitor who is issued a signed id and whose view counts, as
  * from real visitors, instead of one address that runs out of new visitor ids (ADR 0014).
  */
-const clientAddress = () => `198.${18 + Math.floor(Math.random() * 2)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+const clientAddress = benchClientAddress;
 
 function run(path: () => string, duration: number) {
   return autocannon({

@@ -2,6 +2,16 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { BenchTarget } from "./serve.js";
 
+/** The password of serve.ts's `--members` (benchmember1…N). */
+export const BENCH_MEMBER_PASSWORD = "bench-password-2026";
+
+/**
+ * Another client address per call (198.18.0.0/15, the range set aside for benchmarks), sent as
+ * X-Forwarded-For to serve.ts, which trusts loopback as its proxy.
+ */
+export const benchClientAddress = () =>
+  `198.${18 + Math.floor(Math.random() * 2)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
 export interface BenchServer {
   base: string;
   target: BenchTarget;

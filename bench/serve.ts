@@ -2,7 +2,7 @@
  * The benchmarked server: the real app (buildApp, production mode, logger off) on a seeded
  * database, in a process of its own so the load generator does not share its CPU.
  *
- *   npx tsx bench/serve.ts [--suites 100000] [--plays 1000000] [--web] [--port 0]
+ *   npx tsx bench/serve.ts [--suites 100000] [--plays 1000000] [--web] [--port 0] [--members 0]
  *
  * Run it with NODE_ENV=production (bench/api.ts and bench/lighthouse.ts do): React's server
  * renderer, loaded by Node from node_modules, picks its development build otherwise.
@@ -10,6 +10,8 @@
  * Database: DATABASE_URL (PostgreSQL) when set, else PGlite under DATA_DIR (required). The seed
  * resumes, so a database seeded before is reused as it is (keep DATA_DIR, or the PostgreSQL
  * database, between runs). Charts are rebuilt once before listening, as at start-up.
+ * `--members N` makes N members `benchmember1…N` with the password BENCH_MEMBER_PASSWORD (for
+ * bench/login.ts; made once, kept).
  * When listening it prints one line `READY {json}` with the port and sample paths, or sends
  * the same object over IPC when started by bench/api.ts or bench/lighthouse.ts.
  */
@@ -19,8 +21,11 @@ import { buildApp } from "../server/app.js";
 import { loadConfig } from "../server/config.js";
 import { openDatabase } from "../server/db/open.js";
 import { seedDemoCatalogue } from "../server/db/seed/index.js";
+import { users } from "../server/db/schema/index.js";
 import { queryRows } from "../server/db/sql.js";
+import { hashPassword } from "../server/modules/accounts/passwords.js";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
+import { BENCH_MEMBER_PASSWORD } from "./bench-server.js";
 
 export interface BenchTarget {
   port: number;
@@ -30,6 +35,8 @@ export interface BenchTarget {
   /** Ids of visible items. */
   ids: number[];
   seedMs: number;
+  /** Usernames of the bench members (`--members`), all with BENCH_MEMBER_PASSWORD. */
+  members: string[];
 }
 
 const { values } = parseArgs({
@@ -38,6 +45,7 @@ const { values } = parseArgs({
     plays: { type: "string", default: "1000000" },
     web: { type: "boolean", default: false },
     port: { type: "string", default: "0" },
+    members: { type: "string", default: "0" },
   },
 });
 
@@ -68,6 +76,16 @@ const ids = (
   await queryRows<{ id: number }>(database.db, sql`select id from items where status = 'normal' order by random() limit 5000`)
 ).map((r) => r.id);
 
+// Members to log in as; the unique index keeps a second run from making them again.
+const members = Array.from({ length: Number(values.members) }, (_, i) => `benchmember${i + 1}`);
+if (members.length > 0) {
+  const passwordHash = await hashPassword(BENCH_MEMBER_PASSWORD);
+  await database.db
+    .insert(users)
+    .values(members.map((username) => ({ username, email: `${username}@bench.test`, passwordHash })))
+    .onConflictDoNothing();
+}
+
 await app.listen({ host: "127.0.0.1", port: config.port });
 const address = app.server.address();
 const target: BenchTarget = {
@@ -76,6 +94,7 @@ const target: BenchTarget = {
   categories,
   ids,
   seedMs,
+  members,
 };
 if (process.send) process.send(target);
 else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 10) })}`);

@@ -57,7 +57,7 @@ describe("web shell (production build, CSP on)", () => {
     expect(html).toContain("<title>DJ搜索引擎网</title>");
     expect(html).toContain(">首页<");
     expect(html).toContain(">DJ串烧<");
-    expect(html).toContain(">登录<");
+    expect(html).toContain(">登录/注册<");
     expect(html).toContain("data-player-slot");
     // One stylesheet in <head> styles the first paint. The public shell renders no antd
     // component, so none of antd's component styles (~38 KB for a Button) are inlined.

@@ -13,6 +13,7 @@ import { registerHostCheck } from "./http/early-errors.js";
 import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
 import type { Clock } from "./lib/clock.js";
+import { authRoutes } from "./modules/accounts/auth-routes.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
 import { adminSessionRoutes } from "./modules/admin/session-routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { database: deps.database });
   await app.register(accountRoutes, { services });
+  await app.register(authRoutes, { services });
   await app.register(adminSessionRoutes, { services });
   await app.register(catalogRoutes, { services });
   await app.register(chartRoutes, { services });

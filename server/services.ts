@@ -3,6 +3,8 @@ import { type EventBus, inProcessBus } from "./events/bus.js";
 import { CacheRegistry } from "./lib/cache.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
 import { emailCodeService } from "./modules/accounts/email-code-service.js";
+import { authService } from "./modules/accounts/auth-service.js";
+import { captchaService } from "./modules/accounts/captcha.js";
 import { sessionService } from "./modules/accounts/session-service.js";
 import { categoryAnswers } from "./modules/catalog/category-answers.js";
 import { categoryService } from "./modules/catalog/category-service.js";
@@ -79,6 +81,7 @@ export function createServices({
     mirror: mail.outboxFile ? outboxMirror(mail.outboxFile) : undefined,
   });
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
+  const captcha = captchaService(ephemeral);
   return {
     bus,
     clock,
@@ -99,6 +102,8 @@ export function createServices({
     }),
     visitors: visitorService(db),
     sessions,
+    captcha,
+    auth: authService(db, { sessions, captcha, ephemeral }),
     plays: playsService(db, clock),
     library: libraryService(db, { writes, ephemeral, clock }),
     mailer,

@@ -15,6 +15,8 @@ export const RATE_LIMITS = {
   playStart: { max: 60, timeWindow: 60_000 },
   /** POST /api/forntend/play: one per 30 s of listening at most, per listener. */
   playReport: { max: 30, timeWindow: 60_000 },
+  /** GET /captcha.html: each image is a stored answer; a person needs a few a minute. */
+  captcha: { max: 60, timeWindow: 60_000 },
   /** New visitor ids issued to one IP: past this, a cookie-less request is served but not counted. */
   newVisitors: { max: 120, timeWindow: 10 * 60_000 },
 } as const;

@@ -1,9 +1,10 @@
 import { ConfigProvider } from "antd";
 import zhCN from "antd/locale/zh_CN";
 import { useEffect, type ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigate } from "react-router";
 import { SafeErrorPage } from "./components/errors/ErrorPage";
 import { useNonce } from "./lib/nonce";
+import { setAuthFailureNavigator } from "./lib/user-api";
 import { pageMeta } from "./lib/site";
 import { colors, FONT_FAMILY, theme } from "./theme";
 import type { Route } from "./+types/root";
@@ -47,6 +48,9 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function Root() {
+  const navigate = useNavigate();
+  // An auth failure of a member call (user-api.ts) goes to /login inside the app, without a reload.
+  useEffect(() => setAuthFailureNavigator(() => void navigate("/login")), [navigate]);
   return <Outlet />;
 }
 

@@ -1,4 +1,5 @@
 import { Modal, Tabs } from "antd";
+import { useState } from "react";
 import { LoginForm } from "./LoginForm";
 import { useLoginDialog, type LoginTab } from "./login-dialog-store";
 import { RegisterForm } from "./RegisterForm";
@@ -6,6 +7,8 @@ import { RegisterForm } from "./RegisterForm";
 /** Spec section 2: opened from the navbar, 400px wide, login and register tabs. */
 export default function LoginDialog() {
   const { open, tab, setTab, close } = useLoginDialog();
+  // The username just registered, for the login tab (a new object each time, so it is filled again).
+  const [prefill, setPrefill] = useState<{ account: string }>();
   return (
     <Modal open={open} width={400} footer={null} onCancel={close} centered>
       <Tabs
@@ -16,9 +19,29 @@ export default function LoginDialog() {
           {
             key: "login",
             label: "登录",
-            children: <LoginForm onRegister={() => setTab("register")} onNavigate={close} />,
+            children: (
+              <LoginForm
+                onRegister={() => setTab("register")}
+                onNavigate={close}
+                onSuccess={close}
+                active={open && tab === "login"}
+                prefill={prefill}
+              />
+            ),
           },
-          { key: "register", label: "注册", children: <RegisterForm /> },
+          {
+            key: "register",
+            label: "注册",
+            children: (
+              <RegisterForm
+                active={open && tab === "register"}
+                onRegistered={(username) => {
+                  setPrefill({ account: username });
+                  setTab("login");
+                }}
+              />
+            ),
+          },
         ]}
       />
     </Modal>

@@ -43,7 +43,7 @@ export function TopNav({ items }: { items: readonly NavItem[] }) {
           ) : (
             // A plain button: antd's Button put ~38 KB of its styles inline in every public page.
             <button type="button" className={styles.login} onClick={() => showLogin("login")}>
-              登录
+              登录/注册
             </button>
           )}
         </div>

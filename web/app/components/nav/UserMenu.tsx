@@ -1,6 +1,9 @@
 import { UserOutlined } from "@ant-design/icons";
 import { Avatar, Dropdown, type MenuProps } from "antd";
 import { useNavigate } from "react-router";
+// The default avatar is the placeholder cover (contracts/accounts' DEFAULT_AVATAR; that module
+// builds zod objects, which the CSP reports when a browser does it).
+import { DEFAULT_COVER as DEFAULT_AVATAR } from "@contracts/player-texts";
 import type { SessionUser } from "../../session/store";
 import styles from "./top-nav.module.css";
 import { useLogout } from "./use-logout";
@@ -18,13 +21,18 @@ export default function UserMenu({ user }: { user: SessionUser }) {
   const navigate = useNavigate();
   const logout = useLogout();
   const onClick: MenuProps["onClick"] = ({ key }) => {
-    if (key === "logout") logout();
+    if (key === "logout") void logout();
     else void navigate(key);
   };
   return (
     <Dropdown menu={{ items: ITEMS, onClick }} placement="bottomRight" trigger={["click", "hover"]}>
       <button type="button" className={styles.user}>
-        <Avatar size={28} src={user.avatar || undefined} icon={<UserOutlined />} />
+        {/* The default picture is a cover placeholder: a member without an avatar gets the person icon. */}
+        {user.avatar && user.avatar !== DEFAULT_AVATAR ? (
+          <Avatar size={28} src={user.avatar} />
+        ) : (
+          <Avatar size={28} icon={<UserOutlined />} className={styles.avatarIcon} />
+        )}
         <span className={styles.userName}>{user.nickname || user.username}</span>
       </button>
     </Dropdown>

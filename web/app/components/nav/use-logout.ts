@@ -1,5 +1,7 @@
+import { authMessages } from "@contracts/auth";
 import { useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
+import { userCall } from "../../lib/user-api";
 import { TOKEN_KEY } from "../../session/keys";
 import { useSession } from "../../session/store";
 import { useSiteMessage } from "../feedback";
@@ -7,34 +9,39 @@ import { useSiteMessage } from "../feedback";
 const isUserPage = (pathname: string) => pathname.startsWith("/user/");
 
 /**
- * Logout from the navbar. Spec: logging out on a /user/ page goes to /. The session is cleared
- * only once the new page is on screen; clearing it earlier would let the /user/ page's auth
- * guard see a guest and send them to /login instead.
+ * Logout from the navbar: `POST /api/user/logout` ends the session on the server, then
+ * 退出成功; if the server cannot be reached the member stays logged in and reads 退出失败，请重试.
+ * Spec: logging out on a /user/ page goes to /. The session is cleared only once the new page is
+ * on screen; clearing it earlier would let the /user/ page's auth guard see a guest and send
+ * them to /login instead.
  */
-export function useLogout(): () => void {
+export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const message = useSiteMessage();
-  const [pending, setPending] = useState(false);
+  const [pending, setPending] = useState<string | null>(null);
 
   useEffect(() => {
-    if (!pending || isUserPage(pathname)) return;
-    setPending(false);
+    if (pending === null || isUserPage(pathname)) return;
+    setPending(null);
     window.localStorage.removeItem(TOKEN_KEY);
     useSession.getState().setUser(null);
-    void message.success("退出成功");
+    void message.success(pending);
   }, [pending, pathname, message]);
 
-  return () => {
-    const token = window.localStorage.getItem(TOKEN_KEY);
-    // The accounts issue gives this call its meaning; the local logout does not wait for it.
-    if (token) {
-      void fetch("/api/user/logout", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}` },
-      }).catch(() => undefined);
+  return async () => {
+    let answer;
+    try {
+      answer = await userCall<null>("POST", "/api/user/logout", undefined, { anonymous: true });
+    } catch {
+      void message.error(authMessages.logoutFailed);
+      return;
     }
-    setPending(true);
+    if (answer.code !== 1) {
+      void message.error(answer.msg || authMessages.logoutFailed);
+      return;
+    }
+    setPending(answer.msg || "退出成功");
     if (isUserPage(pathname)) void navigate("/");
   };
 }
