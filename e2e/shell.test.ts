@@ -1,8 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { FastifyInstance } from "fastify";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser } from "../server/testing/users";
 import { hydrated, launchBrowser } from "./browser";
 import {
   adminOnlyScripts,
@@ -16,6 +18,7 @@ const SCREENS = path.join(ROOT, "test-results", "screens");
 const ADMIN_MENU_TEXTS = ["系统管理", "内容管理", "用户管理", "区块管理", "采集数据"];
 
 let server: { close(): Promise<void> } | undefined;
+let app: FastifyInstance;
 let base: string;
 let browser: Browser;
 let build: ServerBuild;
@@ -24,6 +27,7 @@ beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
   const started = await startWebServer();
   server = started;
+  app = started.app;
   base = started.url;
   build = await loadServerBuild();
   browser = await launchBrowser();
@@ -154,17 +158,9 @@ describe("web shell (production build, CSP on)", () => {
 
   it("a logged-in user: user area, /login sends on, logout on a /user/ page goes home", async () => {
     const { context, page, problems } = await newPage();
-    // The accounts API arrives with the accounts issue: stub only its two endpoints.
-    const envelope = (data: unknown) => ({
-      contentType: "application/json",
-      body: JSON.stringify({ code: 1, msg: "", time: 0, data }),
-    });
-    await page.route("**/api/user/isloging", (route) =>
-      route.fulfill(envelope({ id: 1, username: "dj_lover", nickname: "夜店小王子" })),
-    );
-    await page.route("**/api/user/logout", (route) => route.fulfill(envelope(null)));
+    const member = await createTestUser(app, { nickname: "夜店小王子" });
     await page.goto(`${base}/`);
-    await page.evaluate(() => localStorage.setItem("token", "user-token"));
+    await page.evaluate((token) => localStorage.setItem("token", token), member.token);
 
     await page.goto(`${base}/user/favorites`);
     await page.getByRole("heading", { name: "我的收藏" }).waitFor();
