@@ -174,6 +174,27 @@ describe("personal library in the browser", () => {
     await page.close();
   });
 
+  it("a session ended elsewhere: the next member call clears the token, goes to /login and comes back after login", async () => {
+    const member = await createTestUser(server.app);
+    const context = await memberContext(member);
+    const page = await context.newPage();
+    await openSuite(page, suite.id);
+    // The password was changed on another device: every session of the member ends.
+    await server.app.services.sessions.revokeUserSessions(member.id);
+    await page.getByRole("button", { name: "收藏", exact: true }).click();
+    await page.waitForURL(`${server.url}/login`);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect(await page.evaluate(() => sessionStorage.getItem("login_redirect"))).toBe(`/sutie/${suite.id}.html`);
+    await page.getByRole("heading", { name: "登录" }).waitFor();
+    await hydrated(page);
+    await page.getByLabel("用户名/邮箱").fill(member.username);
+    await page.getByLabel("密码").fill(member.password);
+    await page.getByRole("main").getByRole("button", { name: "登录", exact: true }).click();
+    await page.waitForURL(`${server.url}/sutie/${suite.id}.html`);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).not.toBeNull();
+    await context.close();
+  });
+
   it("the favourites page: the name plays, the download goes through the dialog, unfavourite empties it", async () => {
     const member = await createTestUser(server.app, { coins: 50 });
     await server.app.inject({ method: "POST", url: "/api/user/favorite", headers: member.headers, payload: { id: suite.id } });
