@@ -195,6 +195,37 @@ describe("personal library in the browser", () => {
     await context.close();
   });
 
+  it("lists: a member's hearts come after hydration, a click favourites the row's item, and a guest gets the login dialog", async () => {
+    const member = await createTestUser(server.app);
+    const context = await memberContext(member);
+    const page = await context.newPage();
+    const states = page.waitForResponse((r) => r.url().includes("/api/user/item-state"));
+    await page.goto(`${server.url}/`);
+    await hydrated(page);
+    await states;
+    const heart = page.locator("[data-favorite-item]").first();
+    const id = Number(await heart.getAttribute("data-favorite-item"));
+    expect(await heart.getAttribute("aria-pressed")).toBe("false");
+    const before = (await info(id)).countFavorites;
+    await heart.click();
+    await page.getByText("收藏成功").waitFor();
+    expect(await heart.getAttribute("aria-pressed")).toBe("true");
+    expect((await info(id)).countFavorites).toBe(before + 1);
+    await page.screenshot({ path: `${SHOTS}/list-hearts.png` });
+    // After a reload the mark comes back from the server, on every row of that item.
+    await page.reload();
+    await hydrated(page);
+    await page.locator(`[data-favorite-item="${id}"][aria-pressed="true"]`).first().waitFor();
+    await context.close();
+
+    const guest = await browser.newPage();
+    await guest.goto(`${server.url}/`);
+    await hydrated(guest);
+    await guest.locator("[data-favorite-item]").first().click();
+    await guest.getByRole("dialog").getByRole("tab", { name: "登录" }).waitFor();
+    await guest.close();
+  });
+
   it("the favourites page: the name plays, the download goes through the dialog, unfavourite empties it", async () => {
     const member = await createTestUser(server.app, { coins: 50 });
     await server.app.inject({ method: "POST", url: "/api/user/favorite", headers: member.headers, payload: { id: suite.id } });

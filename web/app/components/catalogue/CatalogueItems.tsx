@@ -1,10 +1,11 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { Link } from "react-router";
+import { ListFavoriteButton } from "../library/ListFavoriteButton";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate, formatCount, formatMonthDay } from "../suite/format";
 import styles from "./catalogue.module.css";
 
-/** A numbered line of a list: name, VIP badge, source site, views, date; `compact` keeps name and day. */
+/** A numbered line of a list: name, VIP badge, source site, views, date, favourite; `compact` keeps name and day. */
 export function ItemRow({ item, n, compact }: { item: CatalogueItem; n: number; compact?: boolean }) {
   return (
     <li className={styles.row}>
@@ -23,6 +24,8 @@ export function ItemRow({ item, n, compact }: { item: CatalogueItem; n: number; 
           <span className={styles.meta}>{formatChinaDate(item.time)}</span>
         </>
       )}
+      {/* Favourites are of our catalogue; an external hit (string id) has none. */}
+      {typeof item.id === "number" ? <ListFavoriteButton id={item.id} name={item.name} /> : null}
     </li>
   );
 }
