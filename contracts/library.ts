@@ -86,17 +86,22 @@ export const downloadResultSchema = z.object({
 });
 export type DownloadResult = z.infer<typeof downloadResultSchema>;
 
-/** One row of `/api/user/favorites`: the spec's Favourite (id, name, playtype, weburl, is_favorite) plus what the player needs. */
-export const favoriteEntrySchema = z.object({
+/** A queue entry as the player needs it (spec Playlist item: id, name, artist, cover, url; mimeType from playtype). */
+export const queueEntrySchema = z.object({
   id: z.number().int(),
   name: z.string(),
   artist: z.string(),
   cover: z.string(),
   palyurl: z.string(),
   playtype: z.enum(["mp3", "mp4"]),
-  kind: z.enum(["mix", "single"]),
   /** The detail page. */
   url: z.string(),
+});
+export type QueueEntry = z.infer<typeof queueEntrySchema>;
+
+/** One row of `/api/user/favorites`: the spec's Favourite (id, name, playtype, weburl, is_favorite) plus what the player needs. */
+export const favoriteEntrySchema = queueEntrySchema.extend({
+  kind: z.enum(["mix", "single"]),
   vipdown: z.enum(["0", "1"]),
   price: z.number().int(),
   /**
@@ -191,17 +196,7 @@ export const putQueueSchema = z
   .refine((q) => q.index < q.ids.length, { error: m.badQueue });
 export type PutQueue = z.infer<typeof putQueueSchema>;
 
-/** A queue entry as the player needs it (spec Playlist item: id, name, artist, cover, url; mimeType from playtype). */
-export const queueEntrySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  artist: z.string(),
-  cover: z.string(),
-  palyurl: z.string(),
-  playtype: z.enum(["mp3", "mp4"]),
-  url: z.string(),
-});
-export type QueueEntry = z.infer<typeof queueEntrySchema>;
+
 
 export const playerStateSchema = z.object({
   positions: z.array(positionSchema.extend({ duration: z.number().nullable() })),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
+import type { CatalogueItemRow } from "../catalog/catalogue-item.js";
 
 /** The database or an open transaction (the write service's `tx`). */
 export type Executor = Pick<AppDatabase, "execute">;
@@ -20,19 +21,11 @@ export interface DownloadableItem {
   webPassword: string | null;
 }
 
-export interface FavoriteRow {
-  id: number;
-  title: string;
-  artist: string;
-  cover: string | null;
-  play_url: string;
-  playtype: "mp3" | "mp4";
-  kind: "mix" | "single";
-  vipdown: "0" | "1";
-  price: number;
-  downloadable: boolean;
-  createtime: number;
-}
+/** What the player needs of an item (the queue's entries). */
+export type QueueItemRow = Pick<CatalogueItemRow, "id" | "title" | "artist" | "cover" | "play_url" | "playtype">;
+
+export type FavoriteRow = QueueItemRow &
+  Pick<CatalogueItemRow, "kind"> & { vipdown: "0" | "1"; price: number; downloadable: boolean; createtime: number };
 
 export interface DownloadRow {
   id: number;
@@ -67,15 +60,6 @@ export interface PositionRow {
   position: number;
   duration: number | null;
   updatedAt: number;
-}
-
-export interface QueueItemRow {
-  id: number;
-  title: string;
-  artist: string;
-  cover: string | null;
-  play_url: string;
-  playtype: "mp3" | "mp4";
 }
 
 /** Unix seconds of a timestamp column, whole (floor, not rounded). */
