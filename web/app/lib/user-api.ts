@@ -46,6 +46,9 @@ export async function userCall<T>(
 ): Promise<Envelope<T>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   const token = storedToken();
+  // A member call without a token (a logout under way, another tab's logout) is not sent: the
+  // server could only answer 401.
+  if (!token && !opts.anonymous) throw new ApiUnavailableError("not signed in");
   if (token) headers.Authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;

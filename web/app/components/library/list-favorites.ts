@@ -1,4 +1,5 @@
 import { create } from "zustand";
+import { storedToken } from "../../lib/user-api";
 import { getItemStates } from "./library-api";
 
 /** The item-state call takes at most this many ids. */
@@ -28,6 +29,8 @@ let scheduled = false;
 
 /** Asks for the marks of `id` for member `userId` (gathered with the other rows' asks). */
 export function wantFavoriteMark(userId: number, id: number) {
+  // No token: a logout is under way (the member is cleared once its page has changed).
+  if (!storedToken()) return;
   const store = useListFavorites.getState();
   if (store.userId !== userId) useListFavorites.setState({ userId, marks: {} });
   else if (id in store.marks) return;

@@ -1,6 +1,7 @@
 import type { ItemState } from "@contracts/library";
 import { useEffect, useState } from "react";
 import { useSession } from "../../session/store";
+import { storedToken } from "../../lib/user-api";
 import { getItemStates } from "./library-api";
 
 /**
@@ -12,7 +13,8 @@ export function useItemState(id: number) {
   const [state, setState] = useState<ItemState | null>(null);
   useEffect(() => {
     setState(null);
-    if (userId === null) return;
+    // No token: a logout is under way (the member is cleared once its page has changed).
+    if (userId === null || !storedToken()) return;
     let cancelled = false;
     getItemStates([id])
       .then((res) => {

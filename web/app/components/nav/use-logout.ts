@@ -11,9 +11,10 @@ const isUserPage = (pathname: string) => pathname.startsWith("/user/");
 /**
  * Logout from the navbar: `POST /api/user/logout` ends the session on the server, then
  * 退出成功; if the server cannot be reached the member stays logged in and reads 退出失败，请重试.
- * Spec: logging out on a /user/ page goes to /. The session is cleared only once the new page is
- * on screen; clearing it earlier would let the /user/ page's auth guard see a guest and send
- * them to /login instead.
+ * Spec: logging out on a /user/ page goes to /. The dead token leaves localStorage at once (no
+ * call may carry it: its 401 would count as a lost session); the session's member is cleared
+ * only once the new page is on screen, as clearing it earlier would let the /user/ page's auth
+ * guard see a guest and send them to /login instead.
  */
 export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
@@ -41,6 +42,7 @@ export function useLogout(): () => Promise<void> {
       void message.error(answer.msg || authMessages.logoutFailed);
       return;
     }
+    window.localStorage.removeItem(TOKEN_KEY);
     setPending(answer.msg || "退出成功");
     if (isUserPage(pathname)) void navigate("/");
   };
