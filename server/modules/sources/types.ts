@@ -1,0 +1,144 @@
+/**
+ * The one small interface every external DJ site implements (issue 11; compare MusicFree's
+ * source plugins): search, a category, a chart, one item's details, and a playable address
+ * resolved at play time. djuu, 172minx and vvvdj have code adapters; any other site is a
+ * generic adapter configured by data (`generic-adapter.ts`).
+ *
+ * Adapters never reach the network themselves: they ask a `SourceFetcher` (the safe outbound
+ * client: configured hosts only, no private addresses after DNS, bounded time, size and
+ * redirects, per-source concurrency and rate caps).
+ */
+
+export type ItemKind = "mix" | "single";
+export type ChartPeriod = "day" | "week" | "month" | "quarter";
+
+/** One item as a site lists it: what the site wrote (`raw`) and our normalised reading. */
+export interface SourceItem {
+  /** The source's code (`djuu`, `172minx`, `vvvdj`, or a generic source's code). */
+  source: string;
+  /** The item's id on its site (text: some sites use hex). */
+  sourceId: string;
+  /** Absolute address of the item's page on its site (external results link there). */
+  url: string;
+  /** Normalised (see normalise.ts): title without site prefixes, artist split off when the site gives "歌手 - 歌名". */
+  title: string;
+  artist: string | null;
+  cover: string | null;
+  /** Seconds, when the site says. */
+  duration: number | null;
+  sizeBytes: number | null;
+  kind: ItemKind;
+  playtype: "mp3" | "mp4";
+  /** Position on the chart or list it came from (1-based), when listed in order. */
+  position?: number;
+  /** Every field as the site wrote it (attribute values, JSON fields), for collection and repair. */
+  raw: Record<string, unknown>;
+}
+
+export interface SourcePage {
+  items: SourceItem[];
+  /** True when the site shows a next page. */
+  hasMore: boolean;
+  /** The site's own total, when it states one. */
+  total?: number;
+}
+
+export interface TrackNode {
+  label: string;
+  items?: TrackNode[];
+}
+
+export interface SourceItemDetails extends SourceItem {
+  /** Tracklist where the site has one (a djlist tree). */
+  tracklist: TrackNode[];
+}
+
+/** A playable address with the headers the source host needs (Referer etc.). */
+export interface ResolvedMedia {
+  url: string;
+  headers: Record<string, string>;
+  /** HLS playlists are streamed as such (the player uses hls.js). */
+  format: "m4a" | "mp3" | "mp4" | "hls";
+  /** When the address stops working, if the site's token says (Unix ms). */
+  expiresAt?: number;
+}
+
+export interface SearchInput {
+  keyword: string;
+  page: number;
+  type: "mp3" | "mp4";
+  kind?: ItemKind;
+}
+
+/** Why a source call failed: the search names the source with this, never as "no results". */
+export type SourceErrorKind =
+  | "blocked" // the site refused us (e.g. 172minx's 403 for non-ASCII queries)
+  | "timeout"
+  | "network" // refused, reset, DNS
+  | "http" // another non-2xx status
+  | "layout" // the page no longer has the shape we read (changed layout, malformed)
+  | "expired" // a media address that no longer resolves
+  | "not_found"
+  | "forbidden_address"; // SSRF guard: a private/loopback address or an unconfigured host
+
+export class SourceError extends Error {
+  constructor(
+    readonly source: string,
+    readonly kind: SourceErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "SourceError";
+  }
+}
+
+export interface SourceAdapter {
+  /** The source code (also `source_sites.code`). */
+  readonly code: string;
+  /** Shown name: DJUU, 172Mix, 清风DJ. */
+  readonly name: string;
+  search(input: SearchInput, signal?: AbortSignal): Promise<SourcePage>;
+  /** A category's page; `category` is the site's own category key (cid, slug, c{N}/{sub}). */
+  listCategory(category: string, page: number, signal?: AbortSignal): Promise<SourcePage>;
+  /** A chart; sites without a period or kind answer their nearest chart or an empty page. */
+  listChart(chart: { period: ChartPeriod; kind: ItemKind }, signal?: AbortSignal): Promise<SourcePage>;
+  details(sourceId: string, signal?: AbortSignal): Promise<SourceItemDetails>;
+  /** The address to play now (tokens expire: never stored as permanent). */
+  resolveMedia(sourceId: string, signal?: AbortSignal): Promise<ResolvedMedia>;
+}
+
+/** What an adapter is given: the outbound client bound to its source, and its base URL. */
+export interface AdapterContext {
+  fetcher: SourceFetcher;
+  /** e.g. https://www.djuu.com (tests: the fixture server's address). */
+  baseUrl: string;
+}
+
+export interface FetchRequest {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** Text encoding of the answer when the site does not say (`gbk` for old sites); default from Content-Type, else utf-8. */
+  encoding?: string;
+  signal?: AbortSignal;
+}
+
+export interface FetchResponse {
+  status: number;
+  /** The final address after redirects. */
+  url: string;
+  headers: Record<string, string>;
+  /** The body decoded to text. */
+  text: string;
+}
+
+/**
+ * The outbound HTTP client of one source (`server/modules/sources/fetch/`). It throws a
+ * SourceError (`timeout`, `network`, `forbidden_address`, `http` for bodies over the cap) and
+ * returns any status: the adapter decides what a 403 or 404 means on its site.
+ */
+export interface SourceFetcher {
+  fetch(request: FetchRequest): Promise<FetchResponse>;
+}
