@@ -1,0 +1,21 @@
+import type { Cheerio } from "cheerio";
+import type { Element } from "domhandler";
+
+/** Small helpers shared by the page readers (no site knowledge here). */
+
+/** Every attribute of an element, as the site wrote it (for `raw`). */
+export function attributesOf(node: Cheerio<Element>): Record<string, string> {
+  return { ...(node.attr() ?? {}) };
+}
+
+/** Visible text with runs of white space collapsed. */
+export function squashedText(text: string): string {
+  return text.replace(/\s+/gu, " ").trim();
+}
+
+/** The first image address of an element: lazy-loaded pages keep it in data-src (or data-original). */
+export function imageAddress(img: Cheerio<Element>): string | null {
+  const value = img.attr("data-src") ?? img.attr("data-original") ?? img.attr("src");
+  if (!value || value.startsWith("data:")) return null;
+  return value.trim() || null;
+}
