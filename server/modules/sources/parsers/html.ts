@@ -1,10 +1,10 @@
 import type { Cheerio } from "cheerio";
-import type { Element } from "domhandler";
+import type { AnyNode } from "domhandler";
 
 /** Small helpers shared by the page readers (no site knowledge here). */
 
 /** Every attribute of an element, as the site wrote it (for `raw`). */
-export function attributesOf(node: Cheerio<Element>): Record<string, string> {
+export function attributesOf(node: Cheerio<AnyNode>): Record<string, string> {
   return { ...(node.attr() ?? {}) };
 }
 
@@ -14,7 +14,7 @@ export function squashedText(text: string): string {
 }
 
 /** The first image address of an element: lazy-loaded pages keep it in data-src (or data-original). */
-export function imageAddress(img: Cheerio<Element>): string | null {
+export function imageAddress(img: Cheerio<AnyNode>): string | null {
   const value = img.attr("data-src") ?? img.attr("data-original") ?? img.attr("src");
   if (!value || value.startsWith("data:")) return null;
   return value.trim() || null;
