@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SourceError } from "../types.js";
-import { blockedSearchError, isBlockedAnswer, needsAsciiQuery, readMediaObject, readMinxAlbums, readMinxList, readMinxPlayPage } from "./minx172.js";
+import { blockedSearchError, isBlockedAnswer, minx172Paths, needsAsciiQuery, readMediaObject, readMinxAlbums, readMinxList, readMinxPlayPage, readMinxRank } from "./minx172.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/172minx/${name}`, import.meta.url), "utf8");
 const SITE = "https://www.172mix.com";
@@ -53,7 +53,7 @@ describe("172Mix list pages", () => {
   it("ranks never page, even with a next link (every page number answers the same list)", () => {
     const html = fixture("rank-zwphb.html");
     expect(readMinxList(html, `${SITE}/ranks/zwphb`).hasMore).toBe(true);
-    const page = readMinxList(html, `${SITE}/ranks/zwphb`, { paged: false });
+    const page = readMinxRank(html, `${SITE}${minx172Paths.rank("zwphb")}`);
     expect(page.hasMore).toBe(false);
     expect(page.items.map((i) => [i.position, i.artist])).toEqual([[1, "刀郎"], [2, "王靖雯"], [3, "杨坤"]]);
   });
@@ -120,6 +120,15 @@ describe("172Mix play pages", () => {
   it("parses the media object with single quotes and numbers too", () => {
     expect(readMediaObject(`var media = { name: '夜曲 \\'DJ\\'', id: 42, src :"a.m4a" }`)).toEqual({ name: "夜曲 'DJ'", id: "42", src: "a.m4a" });
     expect(readMediaObject("var music = {}")).toBeNull();
+  });
+});
+
+describe("172Mix addresses", () => {
+  it("builds the search, genre, rank and play paths of SOURCES.md", () => {
+    expect(minx172Paths.search("ye qu", 2)).toBe("/searches?query=ye%20qu&page=2");
+    expect(minx172Paths.genre("csds2", 1)).toBe("/genre/csds2");
+    expect(minx172Paths.genre("csds2", 3)).toBe("/genre/csds2/page/3");
+    expect(minx172Paths.play("6a3f9c01")).toBe("/play/6a3f9c01");
   });
 });
 

@@ -24,6 +24,14 @@ export const MINX172_GENRES: Record<string, { name: string; kind?: ItemKind }> =
 /** Chart slugs (`/ranks/{slug}`): every page number answers the same list. */
 export const MINX172_RANKS = ["sole", "zwphb", "wwphb", "housephb", "sjcsds"] as const;
 
+/** Page addresses (relative to the site's base), for the adapter. */
+export const minx172Paths = {
+  search: (keyword: string, page: number) => `/searches?query=${encodeURIComponent(keyword)}&page=${page}`,
+  genre: (slug: string, page: number) => (page > 1 ? `/genre/${slug}/page/${page}` : `/genre/${slug}`),
+  rank: (slug: (typeof MINX172_RANKS)[number]) => `/ranks/${slug}`,
+  play: (id: string) => `/play/${id}`,
+};
+
 const PLAY_ID = /\/play\/([A-Za-z0-9_-]+)(?:\.html)?(?:[?#]|$)/u;
 const ACTION_WORDS = /^\s*(?:试听|下载|收藏)\s*/u;
 /** The site's own "nothing found" texts (our reading of a Laravel page without results). */
@@ -88,6 +96,11 @@ export function readMinxList(html: string, pageUrl: string, options: ListOptions
   }
   const paged = options.paged ?? true;
   return { items, hasMore: paged && hasNextPage($) };
+}
+
+/** A rank page: the same list on every page number, so never a next page. */
+export function readMinxRank(html: string, pageUrl: string, siteKind?: ItemKind): SourcePage {
+  return readMinxList(html, pageUrl, { paged: false, siteKind });
 }
 
 function readTrackItem($: CheerioAPI, row: ReturnType<CheerioAPI>, pageUrl: string, siteKind?: ItemKind): Omit<SourceItem, "position"> | null {

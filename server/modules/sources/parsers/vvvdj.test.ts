@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SourceError } from "../types.js";
 import { encodePlayUrl } from "./vvvdj-playurl.encoder.js";
-import { VVVDJ_CATEGORIES, readVvvdjCategory, readVvvdjCharts, readVvvdjPlayPage, readVvvdjSearch, readVvvdjTemp, vvvdjCategoryPath } from "./vvvdj.js";
+import { VVVDJ_CATEGORIES, readVvvdjCategory, readVvvdjCharts, readVvvdjPlayPage, readVvvdjSearch, readVvvdjTemp, vvvdjCategoryPath, vvvdjPaths } from "./vvvdj.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/vvvdj/${name}`, import.meta.url), "utf8");
 const SITE = "https://www.vvvdj.com";
@@ -111,6 +111,8 @@ describe("清风DJ category pages", () => {
     expect(new Set(subs).size).toBe(subs.length);
     expect(VVVDJ_CATEGORIES.c9.subs).toEqual(Array.from({ length: 18 }, (_, i) => 34 + i));
     expect(vvvdjCategoryPath("c7", 14, 2, 5, 6)).toBe("/sort/c7/14-5-0-6-2.html");
+    expect(vvvdjPaths.search("夜曲", 2, 1)).toBe("/search/so?key=%E5%A4%9C%E6%9B%B2&cid=1&list=3&page=2");
+    expect(vvvdjPaths.temp(["234567", "234001"])).toBe("/play/ajax/temp?ids=234567,234001");
   });
 });
 

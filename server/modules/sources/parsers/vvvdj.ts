@@ -37,6 +37,15 @@ export function vvvdjCategoryPath(category: string, sub: number, page: number, l
   return `/sort/${category}/${sub}-${lang}-0-${order}-${page}.html`;
 }
 
+/** Other page addresses (relative to the site's base), for the adapter. Search cid: 0 all, 1 串烧, 2 单曲; list 3 热播. */
+export const vvvdjPaths = {
+  search: (keyword: string, page: number, cid: 0 | 1 | 2 = 0, list = 3) => `/search/so?key=${encodeURIComponent(keyword)}&cid=${cid}&list=${list}&page=${page}`,
+  play: (id: string) => `/play/${id}.html`,
+  /** Needs `X-Requested-With: XMLHttpRequest`. */
+  temp: (ids: string[]) => `/play/ajax/temp?ids=${ids.map(encodeURIComponent).join(",")}`,
+  home: () => "/",
+};
+
 const PLAY_ID = /\/play\/(\d+)\.html/u;
 
 export interface ReadOptions {
