@@ -57,7 +57,7 @@ function layout(message: string): SourceError {
   return new SourceError(VVVDJ.code, "layout", `清风DJ ${message}`);
 }
 
-function toItem(input: { id: string; href?: string; siteTitle: string; pageUrl: string; position: number; siteKind?: ItemKind; raw: Record<string, unknown> }): SourceItem {
+function toItem(input: { id: string; href?: string; siteTitle: string; pageUrl: string; position?: number; siteKind?: ItemKind; raw: Record<string, unknown> }): SourceItem {
   const { artist, title } = splitArtist(input.siteTitle);
   return {
     source: VVVDJ.code,
@@ -70,7 +70,7 @@ function toItem(input: { id: string; href?: string; siteTitle: string; pageUrl: 
     sizeBytes: null,
     kind: classifyKind({ siteKind: input.siteKind, title: input.siteTitle }),
     playtype: "mp3",
-    position: input.position,
+    ...(input.position === undefined ? {} : { position: input.position }),
     raw: input.raw,
   };
 }
@@ -229,8 +229,7 @@ export function readVvvdjPlayPage(html: string, pageUrl: string): { details: Sou
 
   const url = decodePlayUrl(call.encoded, call.key);
   const cover = $('meta[property="og:image"]').attr("content");
-  const item = toItem({ id, siteTitle: heading, pageUrl, position: 1, raw: { h1: heading, encoded: call.encoded, key: call.key } });
-  delete item.position;
+  const item = toItem({ id, siteTitle: heading, pageUrl, raw: { h1: heading, encoded: call.encoded, key: call.key } });
   const details: SourceItemDetails = { ...item, url: pageUrl, cover: cover ? absoluteUrl(cover, pageUrl) : null, tracklist: [] };
   const media: ResolvedMedia = {
     url,
