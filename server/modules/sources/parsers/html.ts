@@ -1,10 +1,12 @@
-import type { Cheerio } from "cheerio";
-import type { AnyNode } from "domhandler";
+import type { CheerioAPI } from "cheerio";
+
+/** A selection, as `$(…)` returns it (no direct import of cheerio's domhandler). */
+type Selection = ReturnType<CheerioAPI>;
 
 /** Small helpers shared by the page readers (no site knowledge here). */
 
 /** Every attribute of an element, as the site wrote it (for `raw`). */
-export function attributesOf(node: Cheerio<AnyNode>): Record<string, string> {
+export function attributesOf(node: Selection): Record<string, string> {
   return { ...(node.attr() ?? {}) };
 }
 
@@ -14,7 +16,7 @@ export function squashedText(text: string): string {
 }
 
 /** The first image address of an element: lazy-loaded pages keep it in data-src (or data-original). */
-export function imageAddress(img: Cheerio<AnyNode>): string | null {
+export function imageAddress(img: Selection): string | null {
   const value = img.attr("data-src") ?? img.attr("data-original") ?? img.attr("src");
   if (!value || value.startsWith("data:")) return null;
   return value.trim() || null;
