@@ -52,6 +52,30 @@ describe("the source fetcher", () => {
     expect(site.hits.map((h) => h.path)).toEqual(["/r0", "/r1", "/r2"]);
   });
 
+  it("keeps its headers across a redirect, but not cookies or credentials to another host", async () => {
+    const client = await setup();
+    const other = await startFixtureSite({ host: "127.0.0.2" });
+    closers.push(() => void other.close());
+    other.route("/", html("there"));
+    site.route("/same", redirectTo("/there")).route("/there", html("here"));
+    site.route("/away", redirectTo(`${other.url}/`));
+    const away = createSourceFetcher({
+      source: "djuu",
+      allowedHosts: [site.host, other.host],
+      allowAddresses: [site.host, other.host],
+      userAgent: "DJSearchBot/1.0",
+      logger: captureLog().logger,
+      minIntervalMs: 0,
+    });
+    closers.push(() => away.close());
+    const headers = { Referer: "https://www.djuu.com/", Cookie: "session=1" };
+    expect((await client.fetch({ url: `${site.url}/same`, headers })).text).toBe("here");
+    expect(site.hits.at(-1)!.headers).toMatchObject({ referer: "https://www.djuu.com/", cookie: "session=1" });
+    expect((await away.fetch({ url: `${site.url}/away`, headers })).text).toBe("there");
+    expect(other.hits[0]!.headers.referer).toBe("https://www.djuu.com/");
+    expect(other.hits[0]!.headers.cookie).toBeUndefined();
+  });
+
   it("gives up on a slow answer at its time limit (timeout)", async () => {
     const client = await setup({ timeoutMs: 150 });
     site.route("/slow", withLatency(2_000, html("late")));

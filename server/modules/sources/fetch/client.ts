@@ -79,9 +79,9 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
     if (net.isIP(host) !== 0 && !addressAllowed(host, allowAddresses)) throw refuse(url, "non-public address", host);
   }
 
-  function hop(url: URL, request: FetchRequest, method: string, body: string | undefined, signal: AbortSignal): Promise<Hop> {
+  function hop(url: URL, requestHeaders: Record<string, string>, method: string, body: string | undefined, signal: AbortSignal): Promise<Hop> {
     return new Promise<Hop>((resolve, reject) => {
-      const headers: Record<string, string> = { "user-agent": userAgent, "accept-encoding": "identity", ...lowerKeys(request.headers) };
+      const headers: Record<string, string> = { "user-agent": userAgent, "accept-encoding": "identity", ...requestHeaders };
       if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
       const req = (url.protocol === "https:" ? https : http).request(url, {
         method,
@@ -138,15 +138,22 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
     let url = new URL(request.url);
     let method = request.method ?? "GET";
     let body = request.body;
+    let headers = lowerKeys(request.headers);
     for (let redirects = 0; ; redirects += 1) {
       checkTarget(url);
-      const answer = await hop(url, request, method, body, signal);
+      const answer = await hop(url, headers, method, body, signal);
       const location = answer.headers.location;
       if (!REDIRECTS.has(answer.status) || !location) {
         return { status: answer.status, url: url.toString(), headers: flatHeaders(answer.headers), text: decodeBody(answer.body, answer.headers["content-type"], request.encoding) };
       }
       if (redirects >= maxRedirects) throw new SourceError(source, "http", `more than ${maxRedirects} redirects`, answer.status);
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      if (next.host !== url.host) {
+        // Credentials meant for one host do not follow a redirect to another.
+        const { cookie: _cookie, authorization: _authorization, ...rest } = headers;
+        headers = rest;
+      }
+      url = next;
       if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === "POST")) {
         method = "GET";
         body = undefined;
