@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { captureLog } from "../../../testing/log-capture.js";
-import { html, json, startFixtureSite, type FixtureSite } from "../../../testing/fixture-site.js";
+import { gbkHtml, html, json, startFixtureSite, type FixtureSite } from "../../../testing/fixture-site.js";
 import { createSourceFetcher } from "../fetch/client.js";
 import { SourceError, type SourceAdapter, type SourceItem } from "../types.js";
 import { createDjuuAdapter } from "./djuu.js";
@@ -105,6 +105,47 @@ describe("the generic adapter, configured as djuu", () => {
     );
     expect((error as SourceError).kind).toBe("http");
     expect((error as SourceError).message).toContain("系统繁忙");
+  });
+});
+
+describe("a generic GBK site (72dj-like), from configuration only", () => {
+  it("decodes the configured encoding when the page does not say, and reads items by selector and regex", async () => {
+    site = await startFixtureSite();
+    site.route("/so", (req, res, match) => {
+      const key = new URL(req.url ?? "/", "http://x").searchParams.get("k");
+      const rows = key === "夜曲" ? `<li><a href="/play/777.htm">周杰伦 - 夜曲(DJ阿福 Rmx)</a><em>03:58</em></li><li><a href="/play/778.htm">DJ小鱼-夜曲大串烧</a><em>62:10</em></li>` : "";
+      return gbkHtml(`<html><body><ul class="list">${rows}</ul><p>${rows ? "" : "没有找到"}</p></body></html>`, "none")(req, res, match);
+    });
+    const fetcher = createSourceFetcher({ source: "dj72", allowedHosts: [site.host], allowAddresses: [site.host], userAgent: "DJSearchBot/1.0", logger: captureLog().logger, minIntervalMs: 0 });
+    closers.push(() => fetcher.close());
+    const adapter = createGenericAdapter(
+      parseGenericConfig({
+        code: "dj72",
+        name: "72DJ",
+        baseUrl: site.url,
+        hosts: [site.host],
+        encoding: "gbk",
+        itemUrl: "/play/{id}.htm",
+        search: {
+          url: "/so?k={keyword}&p={page}",
+          extract: {
+            type: "html",
+            items: "ul.list li",
+            fields: { id: { selector: "a", attr: "href", regex: "/play/(\\d+)\\.htm" }, title: { selector: "a" }, duration: { selector: "em" } },
+            emptyWhen: { texts: ["没有找到"] },
+          },
+        },
+      }),
+      fetcher,
+    );
+    const page = await adapter.search({ keyword: "夜曲", page: 1, type: "mp3" });
+    expect(site.hits[0]!.url).toBe("/so?k=%E5%A4%9C%E6%9B%B2&p=1");
+    expect(page.items.map((i) => [i.sourceId, i.artist, i.title, i.duration, i.kind, i.url])).toEqual([
+      ["777", "周杰伦", "夜曲(DJ阿福 Rmx)", 238, "single", `${site.url}/play/777.htm`],
+      ["778", null, "DJ小鱼-夜曲大串烧", 3730, "mix", `${site.url}/play/778.htm`],
+    ]);
+    expect(await adapter.search({ keyword: "无", page: 1, type: "mp3" })).toEqual({ items: [], hasMore: false });
+    expect(await adapter.search({ keyword: "夜曲", page: 1, type: "mp4" })).toEqual({ items: [], hasMore: false });
   });
 });
 
