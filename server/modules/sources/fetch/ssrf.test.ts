@@ -73,7 +73,7 @@ describe("SSRF: the source fetcher", () => {
     expect(log.lines.some((l) => l.msg === "source request refused (SSRF guard)" && l.address === "127.0.0.1")).toBe(true);
   });
 
-  it.each(["http://10.0.0.1/", "http://192.168.1.20/x", "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://[::ffff:127.0.0.1]/"])(
+  it.each(["http://10.0.0.1/", "http://192.168.1.20/x", "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://[::ffff:127.0.0.1]/", "http://167772161/", "http://0xa9.0xfe.0xa9.0xfe/"])(
     "refuses a redirect to %s (even when the host is configured) and logs it",
     async (location) => {
       const s = await site();
