@@ -2,7 +2,7 @@
  * The one small interface every external DJ site implements (issue 11; compare MusicFree's
  * source plugins): search, a category, a chart, one item's details, and a playable address
  * resolved at play time. djuu, 172minx and vvvdj have code adapters; any other site is a
- * generic adapter configured by data (`generic-adapter.ts`).
+ * generic adapter configured by data (`adapters/generic.ts`).
  *
  * Adapters never reach the network themselves: they ask a `SourceFetcher` (the safe outbound
  * client: configured hosts only, no private addresses after DNS, bounded time, size and

@@ -1,0 +1,2 @@
+export { createSourceFetcher, type SourceFetcherOptions } from "./client.js";
+export { isForbiddenAddress, type LookupFunction } from "./address-guard.js";
