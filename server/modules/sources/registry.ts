@@ -1,0 +1,138 @@
+import type { DbLogger } from "../../db/types.js";
+import { createDjuuAdapter } from "./adapters/djuu.js";
+import { createMinx172Adapter } from "./adapters/minx172.js";
+import { createVvvdjAdapter } from "./adapters/vvvdj.js";
+import { createSourceFetcher, type LookupFunction } from "./fetch/index.js";
+import type { AdapterContext, SourceAdapter } from "./types.js";
+
+/**
+ * The built-in sources (issue 11; SOURCES.md): who they are, which hosts their fetcher may
+ * reach, and how hard we may ask them. Shown names as the spec's charts switch writes them.
+ */
+
+export interface SourceSettings {
+  code: string;
+  /** Shown name. */
+  name: string;
+  homepage: string;
+  logo?: string;
+  /** Page and API hosts the fetcher may reach (every redirect target too). */
+  hosts: string[];
+  /** Hosts resolved media addresses live on (for the media proxy: "only resolved source hosts"). */
+  mediaHosts: string[];
+  /** One request, and the search's wait for this source (issue 11: default 3 s). */
+  timeoutMs: number;
+  /** Requests at once and the gap between starts (public scrapers wait 0.3-1 s). */
+  concurrency: number;
+  minIntervalMs: number;
+}
+
+/** What the search, health and collector use: one built adapter with its settings. */
+export interface SourceDefinition {
+  code: string;
+  name: string;
+  homepage: string;
+  logo?: string;
+  timeoutMs: number;
+  mediaHosts: string[];
+  adapter: SourceAdapter;
+}
+
+export const DEFAULT_SOURCE_TIMEOUT_MS = 3_000;
+
+export const BUILTIN_SOURCES: readonly SourceSettings[] = [
+  {
+    code: "djuu",
+    name: "DJUU",
+    homepage: "https://www.djuu.com",
+    hosts: ["www.djuu.com", "android.djuu.com", "m.djuu.com"],
+    mediaHosts: ["mp4.djuu.com"],
+    timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
+    concurrency: 4,
+    minIntervalMs: 300,
+  },
+  {
+    // Its firewall already refuses some queries: asked more gently than the others.
+    code: "172minx",
+    name: "172Mix",
+    homepage: "https://www.172mix.com",
+    hosts: ["www.172mix.com", "m.172mix.com"],
+    mediaHosts: ["mp3.172mix.com"],
+    timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
+    concurrency: 2,
+    minIntervalMs: 500,
+  },
+  {
+    code: "vvvdj",
+    name: "清风DJ",
+    homepage: "https://www.vvvdj.com",
+    hosts: ["www.vvvdj.com", "m.vvvdj.com"],
+    mediaHosts: ["tspc.vvvdj.com"],
+    timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
+    concurrency: 4,
+    minIntervalMs: 300,
+  },
+];
+
+/** Per source: where to find it instead (tests: a fixture site) and how to bound it. */
+export interface SourceOverride {
+  baseUrl?: string;
+  /** djuu only: its app API (default https://android.djuu.com/app/v1). */
+  apiBaseUrl?: string;
+  timeoutMs?: number;
+  concurrency?: number;
+  minIntervalMs?: number;
+  /** Added to the source's hosts (the override's base URL hosts are added on their own). */
+  extraHosts?: string[];
+  /** Tests only: fixture server addresses the SSRF guard lets through. */
+  allowAddresses?: string[];
+  lookup?: LookupFunction;
+}
+
+export interface CreateSourceAdaptersOptions {
+  /** Honest, e.g. `DJSearchBot/1.0 (+https://example.com/about)`. */
+  userAgent: string;
+  logger: Pick<DbLogger, "warn">;
+  overrides?: Partial<Record<string, SourceOverride>>;
+}
+
+const BUILDERS: Record<string, (context: AdapterContext & { apiBaseUrl?: string }) => SourceAdapter> = {
+  djuu: (context) => createDjuuAdapter(context),
+  "172minx": (context) => createMinx172Adapter(context),
+  vvvdj: (context) => createVvvdjAdapter(context),
+};
+
+/** Builds the three built-in adapters, each with its own fetcher; `close()` releases their sockets. */
+export function createSourceAdapters(options: CreateSourceAdaptersOptions): { sources: SourceDefinition[]; close(): void } {
+  const closers: (() => void)[] = [];
+  const sources = BUILTIN_SOURCES.map((settings): SourceDefinition => {
+    const override = options.overrides?.[settings.code] ?? {};
+    const baseUrl = override.baseUrl ?? settings.homepage;
+    const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/gu, "");
+    const hosts = [...settings.hosts, ...(override.extraHosts ?? []), hostOf(baseUrl), ...(override.apiBaseUrl ? [hostOf(override.apiBaseUrl)] : [])];
+    const timeoutMs = override.timeoutMs ?? settings.timeoutMs;
+    const fetcher = createSourceFetcher({
+      source: settings.code,
+      allowedHosts: [...new Set(hosts)],
+      userAgent: options.userAgent,
+      logger: options.logger,
+      timeoutMs,
+      concurrency: override.concurrency ?? settings.concurrency,
+      minIntervalMs: override.minIntervalMs ?? settings.minIntervalMs,
+      ...(override.allowAddresses ? { allowAddresses: override.allowAddresses } : {}),
+      ...(override.lookup ? { lookup: override.lookup } : {}),
+    });
+    closers.push(() => fetcher.close());
+    const adapter = BUILDERS[settings.code]!({ fetcher, baseUrl, ...(override.apiBaseUrl ? { apiBaseUrl: override.apiBaseUrl } : {}) });
+    return {
+      code: settings.code,
+      name: settings.name,
+      homepage: settings.homepage,
+      ...(settings.logo ? { logo: settings.logo } : {}),
+      timeoutMs,
+      mediaHosts: settings.mediaHosts,
+      adapter,
+    };
+  });
+  return { sources, close: () => closers.splice(0).forEach((close) => close()) };
+}
