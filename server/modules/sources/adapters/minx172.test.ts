@@ -107,6 +107,16 @@ describe("172Mix: search", () => {
     expect((await failure(adapter.search(search("yequ")))).kind).toBe("layout");
   });
 
+  it("still reads malformed HTML (unclosed tags, cut short)", async () => {
+    const adapter = await minx((s) => s.route("/searches", html(page("search-malformed.html"))));
+    const result = await adapter.search(search("dj"));
+    expect(result.items.map((i) => [i.sourceId, i.kind])).toEqual([
+      ["9a0b1c01", "single"],
+      ["9a0b1c02", "single"],
+      ["9a0b1c03", "mix"],
+    ]);
+  });
+
   it("reports a slow site as a timeout (the fetcher's own)", async () => {
     const adapter = await minx((s) => s.route("/searches", withLatency(1_000, html(page("search.html")))), { timeoutMs: 150 });
     const error = await failure(adapter.search(search("yequ")));
