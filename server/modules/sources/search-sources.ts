@@ -39,7 +39,10 @@ export function externalSearch({ sourceAdapters, caches, bus, clock, logger, bre
     sizeOf: (answer) => JSON.stringify(answer.result).length,
     now,
   });
-  // Local hits change with the catalogue: any write drops the kept answers (30 s is short anyway).
-  bus.subscribe(() => cache.clear());
+  // Local hits change with the items and the sites' names and logos: such a write drops the kept
+  // answers (30 s is short anyway). Counters and charts do not change what a search finds.
+  bus.subscribe((event) => {
+    if (event.type === "items" || event.type === "sources") cache.clear();
+  });
   return { providers, health, cache };
 }
