@@ -49,6 +49,12 @@ describe("merging providers' hits", () => {
     expect(ids(mergeHits("夜曲", [{ list: local }, { list: djuu }]))).toEqual(["djuu:b", "local:2", "local:1", "djuu:a", "local:3"]);
   });
 
+  it("keeps a ranked list's own order (the local catalogue's pinyin and popularity), merging the others into it", () => {
+    const local = [hit("local", 1, "夜曲一生"), hit("local", 2, "yequ 拼音命中"), hit("local", 3, "夜曲")];
+    const djuu = [hit("djuu", "a", "别的"), hit("djuu", "b", "夜曲串烧")];
+    expect(ids(mergeHits("夜曲", [{ list: local, ranked: true }, { list: djuu }]))).toEqual(["local:1", "djuu:b", "local:2", "local:3", "djuu:a"]);
+  });
+
   it("keeps one hit per artist and title across sources, the first ranked, when durations are close or unknown", () => {
     const local = [hit("local", 1, "夜曲(DJ阿福 Rmx)", "周杰伦")];
     const djuu = [hit("djuu", "a", "夜曲（DJ阿福 Rmx）", "周杰伦 "), hit("djuu", "b", "夜曲(DJ阿福 Rmx)", "周杰伦")];

@@ -12,9 +12,12 @@ import { normalize } from "./search-text.js";
  *   1  the title and artist contain every character of the keyword, in any order
  *   0  none of these (e.g. a local hit found by pinyin or initials: its place comes from the
  *      local provider's own ranking)
- * Hits of equal score keep the providers' own orders, interleaved by position: the first hit of
- * each provider (local first, then the sources in their configured order), then the second of
- * each, and so on. So local hits keep their own order among equals, and no source buries another.
+ * A provider whose list is `ranked` (the local catalogue, which also ranks pinyin and initials
+ * and knows popularity) keeps its own order; any other list is first sorted by score (stable, so
+ * the site's order stays among equals). The lists are then merged head by head: the head with the
+ * highest score goes next; between equal scores the one nearer the top of its own list, then the
+ * provider listed first (local first, then the sources in their configured order). So the local
+ * order is never changed, equal hits interleave, and no source buries another.
  *
  * Deduplication across sources: two hits are one when their normalised artist and title are
  * equal and their durations, when both are known, are within DEDUP_DURATION_SECONDS. The hit that
@@ -28,6 +31,7 @@ export const DEDUP_DURATION_SECONDS = 5;
 export interface ProviderHits {
   list: CatalogueItem[];
   durations?: (number | null)[];
+  ranked?: boolean;
 }
 
 interface Candidate {
@@ -60,18 +64,31 @@ function sameRecording(a: Candidate, b: Candidate): boolean {
   return Math.abs(a.duration - b.duration) <= DEDUP_DURATION_SECONDS;
 }
 
+/** Merges ordered lists: each step takes the best head (score, then position, then provider). */
+function mergeHeads(lists: Candidate[][]): Candidate[] {
+  const next = lists.map(() => 0);
+  const merged: Candidate[] = [];
+  for (;;) {
+    let best: Candidate | undefined;
+    for (let p = 0; p < lists.length; p++) {
+      const head = lists[p]![next[p]!];
+      if (head && (!best || head.score > best.score || (head.score === best.score && head.position < best.position))) best = head;
+    }
+    if (!best) return merged;
+    merged.push(best);
+    next[best.provider] = next[best.provider]! + 1;
+  }
+}
+
 /** Ranks and deduplicates the hits of every provider that answered, in provider order. */
 export function mergeHits(keyword: string, answers: ProviderHits[]): CatalogueItem[] {
-  const candidates: Candidate[] = answers.flatMap((answer, provider) =>
-    answer.list.map((item, position) => ({
-      item,
-      duration: answer.durations?.[position] ?? null,
-      score: closeness(keyword, item),
-      position,
-      provider,
-    })),
-  );
-  candidates.sort((a, b) => b.score - a.score || a.position - b.position || a.provider - b.provider);
+  const lists: Candidate[][] = answers.map((answer, provider) => {
+    const list = answer.list.map((item, i) => ({ item, duration: answer.durations?.[i] ?? null, score: closeness(keyword, item), position: 0, provider }));
+    if (!answer.ranked) list.sort((a, b) => b.score - a.score);
+    list.forEach((c, position) => (c.position = position));
+    return list;
+  });
+  const candidates = mergeHeads(lists);
 
   const kept: Candidate[] = [];
   const byAddress = new Set<string>();

@@ -22,6 +22,12 @@ export interface ProviderResult {
    * within a few seconds (a 4-minute single is not its 60-minute mix).
    */
   durations?: (number | null)[];
+  /**
+   * The list is already in the provider's own ranking by closeness to the keyword (the local
+   * catalogue: exact, prefix, substring, then pinyin, popularity between equals): the merge keeps
+   * its order. Other lists are ordered by the merge's closeness score first.
+   */
+  ranked?: boolean;
 }
 
 /**

@@ -110,9 +110,9 @@ describe("search across sources", () => {
     const result = await searchOver([djuu, mirror]).uncached.search(query());
     expect(result.list.map((i) => [i.id, i.website])).toEqual([
       ["mirror:9003", "镜像DJ"], // the title is the keyword
-      ["djuu:201001", "DJUU"], // starts with it (first of each source, then second…)
-      ["mirror:9001", "镜像DJ"],
+      ["djuu:201001", "DJUU"], // starts with it: nearer the top of its site's list first…
       ["djuu:201003", "DJUU"],
+      ["mirror:9001", "镜像DJ"], // …then djuu first between equal places
       ["djuu:201002", "DJUU"], // contains it
     ]);
     // mirror:9002 is djuu:201001 again (same artist and title): dropped.
