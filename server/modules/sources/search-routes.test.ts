@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admins } from "../../db/schema/index.js";
-import { status } from "../../testing/fixture-site.js";
+import { hang, status } from "../../testing/fixture-site.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { sessionService } from "../accounts/session-service.js";
@@ -86,5 +86,36 @@ describe.each(testEngines())("search across sources in the app on %s", (engine) 
 
     const doc = (await app.inject({ url: "/api/docs/json" })).json();
     expect(doc.paths["/api/pandaadmin/sources/health"].get.tags).toEqual(["admin"]);
+  });
+});
+
+describe.each(testEngines())("a hanging source in the app on %s", (engine) => {
+  let testApp: TestApp;
+  let djuu: FixtureSource;
+  let mirror: FixtureSource;
+
+  beforeAll(async () => {
+    [djuu, mirror] = await Promise.all([djuuSource((site) => site.route("/search", hang), 400), mirrorSource()]);
+    testApp = await createTestApp(engine, { sourceAdapters: [djuu.entry, mirror.entry] });
+    const [cat] = await testApp.app.services.writes.createCategories([{ name: "中文串烧", diyname: "zhongwen" }]);
+    await testApp.app.services.writes.createItems([
+      { kind: "single", title: "夜曲", artist: "周杰伦", playUrl: "/media/demo/yequ.m4a", playtype: "mp3", sourceSite: "local", categoryId: cat.id, status: "normal", viewCount: 5 },
+    ]);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await Promise.all([djuu?.close(), mirror?.close()]);
+  });
+
+  it("answers with the catalogue's and the other site's hits within the hanging source's timeout + 100 ms", async () => {
+    const started = performance.now();
+    const res = await testApp.app.inject({ url: "/api/forntend/indexsearch", query: { keyword: "夜曲" } });
+    const elapsed = performance.now() - started;
+    expect(res.statusCode).toBe(200);
+    expect(elapsed).toBeLessThan(400 + 100);
+    const data = res.json().data;
+    expect(data.errors).toEqual([{ source: "djuu", msg: "搜索超时" }]);
+    expect(new Set((data.list as { source: string }[]).map((i) => i.source))).toEqual(new Set(["local", "mirror"]));
   });
 });

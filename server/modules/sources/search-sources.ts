@@ -6,7 +6,7 @@ import type { CachedAnswer } from "../search/service.js";
 import { healthBoard, type HealthBoard, type HealthOptions } from "./health.js";
 import { sourceProvider, type SourceAdapterEntry } from "./source-provider.js";
 
-/** Repeated searches: 30 s, at most 1,000 answers and 16 MB (measured as JSON text). */
+/** Repeated searches: 30 s, at most 1,000 answers and 16 MB (measured as UTF-8 JSON). */
 export const SEARCH_CACHE = { freshMs: 30_000, maxEntries: 1_000, maxBytes: 16 * 1024 * 1024 } as const;
 
 export interface ExternalSearchOptions {
@@ -36,7 +36,7 @@ export function externalSearch({ sourceAdapters, caches, bus, clock, logger, bre
   const cache = caches.create<CachedAnswer>({
     name: "search",
     ...SEARCH_CACHE,
-    sizeOf: (answer) => JSON.stringify(answer.result).length,
+    sizeOf: (answer) => Buffer.byteLength(JSON.stringify(answer.result)),
     now,
   });
   // Local hits change with the items and the sites' names and logos: such a write drops the kept
