@@ -78,8 +78,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * recorded (a timeout, i.e. the service aborting it, counts as a failure).
  *
  * Paging: our page n is the site's page n, as many items as the site lists on a page (sites do
- * not take a page size); `total` is the site's when it states one, else what has been seen so far
- * plus one when the site shows a next page (`capped`: at least).
+ * not take a page size); `total` is the site's when it states one, else a lower bound (`capped`)
+ * from the pages seen, plus one when the site shows a next page.
  */
 export function sourceProvider(entry: SourceAdapterEntry, health: SourceHealth): SearchProvider {
   const { adapter, code } = entry;
@@ -96,12 +96,13 @@ export function sourceProvider(entry: SourceAdapterEntry, health: SourceHealth):
         health.succeeded(performance.now() - started);
         // The site's kind filter is not guaranteed (some sites have none): keep what was asked for.
         const items = page.items.filter((i) => i.playtype === q.type && (q.kind === undefined || i.kind === q.kind));
-        const seen = (q.page - 1) * page.items.length + page.items.length;
+        // Pages before this one were at least as long as this one: a lower bound without the site's total.
+        const seen = q.page * page.items.length;
         return {
           list: items.map((i) => toCatalogueItem(i, entry)),
           durations: items.map((i) => i.duration),
           total: page.total ?? seen + (page.hasMore ? 1 : 0),
-          capped: page.total === undefined && page.hasMore,
+          capped: page.total === undefined && (page.hasMore || q.page > 1),
         };
       } catch (err) {
         health.failed(performance.now() - started, describeFailure(err, signal.aborted));

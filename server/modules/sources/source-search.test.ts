@@ -97,6 +97,14 @@ describe("search across sources", () => {
     expect(result).toMatchObject({ total: 4, capped: true, errors: [] });
   });
 
+  it("asks each site for its own page n; without the site's total, the total is at least what was seen", async () => {
+    const [djuu] = await sources(djuuSource());
+    const result = await searchOver([djuu]).uncached.search(query("夜曲", { page: "2" }));
+    expect(djuu.site.hits.at(-1)!.query.get("page")).toBe("2");
+    expect(result).toMatchObject({ page: 2, total: 2, capped: true, errors: [] });
+    expect(result.list.map((i) => i.id)).toEqual(["djuu:201004"]);
+  });
+
   it("merges two sites: the same work once (first source kept), ranked by closeness to the keyword", async () => {
     const mirrorItems = [
       { id: "9001", title: "DJ小鱼 - 夜曲串烧精选", cover: "/c/9001.jpg" },
