@@ -26,8 +26,9 @@ import { mediaRoutes } from "./modules/media/routes.js";
 import { playRoutes } from "./modules/plays/routes.js";
 import { profileRoutes } from "./modules/profile/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
+import { sourceHealthRoutes } from "./modules/sources/health-routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
-import { type AppServices, createServices } from "./services.js";
+import { type AppServices, createServices, type ServiceOptions } from "./services.js";
 import { registerWeb } from "./web/index.js";
 import { requestLoadContext } from "./web/request-context.js";
 
@@ -40,6 +41,9 @@ export interface AppDeps {
   web?: boolean;
   /** The server's clock (play reports' 30 s rule); tests move it. Default: the system's. */
   clock?: Clock;
+  /** External DJ sites searched beside the catalogue (`createSourceAdapters`); default none. */
+  sourceAdapters?: ServiceOptions["sourceAdapters"];
+  sourceBreaker?: ServiceOptions["sourceBreaker"];
 }
 
 declare module "fastify" {
@@ -75,6 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     chartsRebuildIntervalMs: config.chartsRebuildIntervalMs,
     clock: deps.clock,
+    sourceAdapters: deps.sourceAdapters,
+    sourceBreaker: deps.sourceBreaker,
     // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
     uploadsDir: config.uploadsDir,
@@ -115,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(homeRoutes, { services });
   await app.register(seoRoutes, { services });
   await app.register(searchRoutes, { services });
+  await app.register(sourceHealthRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

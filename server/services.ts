@@ -24,6 +24,9 @@ import { playsService } from "./modules/plays/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
 import { seoService } from "./modules/seo/service.js";
+import { externalSearch } from "./modules/sources/search-sources.js";
+import type { HealthOptions } from "./modules/sources/health.js";
+import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
 
@@ -42,6 +45,13 @@ export interface ServiceOptions {
   mail?: { smtpUrl?: string; from: string; outboxFile?: string };
   /** Where uploads live (DATA_DIR/uploads): avatars go under avatars/. */
   uploadsDir?: string;
+  /**
+   * External DJ sites searched beside the catalogue (issue 11; `createSourceAdapters` in
+   * modules/sources/registry.ts). Default none: the local catalogue alone.
+   */
+  sourceAdapters?: SourceAdapterEntry[];
+  /** Circuit breaker settings of the sources (default 5 failures, 30 s cool-down). */
+  sourceBreaker?: Pick<HealthOptions, "failureThreshold" | "coolDownMs">;
 }
 
 /**
@@ -61,6 +71,8 @@ export function createServices({
   clock = systemClock,
   mail = { from: "no-reply@localhost" },
   uploadsDir = "./data/uploads",
+  sourceAdapters = [],
+  sourceBreaker,
 }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
@@ -82,6 +94,7 @@ export function createServices({
   });
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
+  const sources = externalSearch({ sourceAdapters, caches, bus, clock, logger, breaker: sourceBreaker });
   return {
     bus,
     clock,
@@ -97,9 +110,12 @@ export function createServices({
     views,
     suites: suiteService(db, { caches, bus, views, now: clock }),
     seo: seoService(db, { publicUrl, caches, bus }),
-    search: searchService([localProvider(db)], {
+    search: searchService([localProvider(db), ...sources.providers], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
+      cache: sources.cache,
+      now: () => clock().getTime(),
     }),
+    sourceHealth: sources.health,
     visitors: visitorService(db),
     sessions,
     captcha,

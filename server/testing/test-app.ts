@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { buildApp } from "../app.js";
+import { type AppDeps, buildApp } from "../app.js";
 import { loadConfig } from "../config.js";
 import type { DatabaseEngine, DatabaseHandle } from "../db/types.js";
 import type { Clock } from "../lib/clock.js";
@@ -26,6 +26,9 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** A pino logger to capture the app's log (default: none). */
   logger?: FastifyBaseLogger;
+  /** External sources searched beside the catalogue (fixture sites), and their breaker settings. */
+  sourceAdapters?: AppDeps["sourceAdapters"];
+  sourceBreaker?: AppDeps["sourceBreaker"];
 }
 
 /** The real application (buildApp) on a fresh test database of `engine` and a throw-away DATA_DIR. */
@@ -34,7 +37,15 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
   const database = await createTestDatabase(engine);
   // No background chart rebuilds: tests rebuild when they want charts.
   const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
-  const app = await buildApp({ config, database, logger: opts.logger ?? false, web: opts.web, clock: opts.clock });
+  const app = await buildApp({
+    config,
+    database,
+    logger: opts.logger ?? false,
+    web: opts.web,
+    clock: opts.clock,
+    sourceAdapters: opts.sourceAdapters,
+    sourceBreaker: opts.sourceBreaker,
+  });
   await opts.extend?.(app);
   await app.ready();
   return {

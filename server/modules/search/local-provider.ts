@@ -45,7 +45,7 @@ export function localProvider(db: AppDatabase, options: { cap?: number; timeoutM
         walkInIdOrder: isOneHan(keyword),
       });
       const capped = total > cap;
-      return { list: rows.map(toCatalogueItem), total: capped ? cap : total, capped };
+      return { list: rows.map(toCatalogueItem), total: capped ? cap : total, capped, ranked: true };
     },
   };
 }

@@ -16,6 +16,29 @@ export interface ProviderResult {
   total: number;
   /** True when `total` is a lower bound (the provider stopped counting). */
   capped?: boolean;
+  /**
+   * Seconds per hit of `list` (same order), where the provider knows them: the merge treats two
+   * hits of the same artist and title as one only when their durations, if both known, are
+   * within a few seconds (a 4-minute single is not its 60-minute mix).
+   */
+  durations?: (number | null)[];
+  /**
+   * The list is already in the provider's own ranking by closeness to the keyword (the local
+   * catalogue: exact, prefix, substring, then pinyin, popularity between equals): the merge keeps
+   * its order. Other lists are ordered by the merge's closeness score first.
+   */
+  ranked?: boolean;
+}
+
+/**
+ * A provider that refuses to be asked right now (an external source whose circuit breaker is
+ * open). The search names it in `errors` with this message, like a timeout, and never waits.
+ */
+export class ProviderUnavailable extends Error {
+  constructor(readonly source: string, message = "源站暂时不可用") {
+    super(message);
+    this.name = "ProviderUnavailable";
+  }
 }
 
 /**
