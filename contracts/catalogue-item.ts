@@ -12,6 +12,12 @@ export const catalogueItemSchema = z.object({
   cover: z.string(),
   /** Spelled so by the spec. */
   palyurl: z.string(),
+  /**
+   * How the player should treat `palyurl` when its address cannot say: an external hit's
+   * resolve route that redirects to an HLS playlist answers "application/vnd.apple.mpegurl".
+   * Absent for the catalogue (the address's extension says).
+   */
+  mimeType: z.string().optional(),
   playtype: z.enum(["mp3", "mp4"]),
   kind: z.enum(["mix", "single"]),
   /** Source site code (djuu, 172minx, vvvdj, local) and its display name and logo. */

@@ -22,6 +22,8 @@ export interface SourceSettings {
   mediaHosts: string[];
   /** One request, and the search's wait for this source (issue 11: default 3 s). */
   timeoutMs: number;
+  /** "hls" when the site streams HLS playlists only (the player must know before it loads). */
+  playFormat?: "hls";
   /** Requests at once and the gap between starts (public scrapers wait 0.3-1 s). */
   concurrency: number;
   minIntervalMs: number;
@@ -34,6 +36,7 @@ export interface SourceDefinition {
   homepage: string;
   logo?: string;
   timeoutMs: number;
+  playFormat?: "hls";
   mediaHosts: string[];
   adapter: SourceAdapter;
 }
@@ -68,6 +71,7 @@ export const BUILTIN_SOURCES: readonly SourceSettings[] = [
     homepage: "https://www.vvvdj.com",
     hosts: ["www.vvvdj.com", "m.vvvdj.com"],
     mediaHosts: ["tspc.vvvdj.com"],
+    playFormat: "hls",
     timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
     concurrency: 4,
     minIntervalMs: 300,
@@ -130,6 +134,7 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
       homepage: settings.homepage,
       ...(settings.logo ? { logo: settings.logo } : {}),
       timeoutMs,
+      ...(settings.playFormat ? { playFormat: settings.playFormat } : {}),
       mediaHosts: settings.mediaHosts,
       adapter,
     };

@@ -13,8 +13,12 @@ export interface SourceAdapterEntry {
   logo?: string;
   /** How long a search waits for this source (default 3 s). */
   timeoutMs?: number;
+  /** "hls" when the site plays only HLS playlists: hits tell the player so (its route's address cannot). */
+  playFormat?: "hls";
   adapter: SourceAdapter;
 }
+
+export const HLS_MIME_TYPE = "application/vnd.apple.mpegurl";
 
 export const SOURCE_SEARCH_TIMEOUT_MS = 3_000;
 
@@ -32,13 +36,14 @@ export const sourcePlayUrl = (source: string, sourceId: string) =>
  * merged list, never one of our numbers); `url` and `weburl` are the item's page on its site (we
  * search, downloads happen at the source); `palyurl` is our resolve route.
  */
-export function toCatalogueItem(item: SourceItem, entry: Pick<SourceAdapterEntry, "code" | "name" | "logo">): CatalogueItem {
+export function toCatalogueItem(item: SourceItem, entry: Pick<SourceAdapterEntry, "code" | "name" | "logo" | "playFormat">): CatalogueItem {
   return {
     id: `${entry.code}:${item.sourceId}`,
     name: item.title,
     artist: item.artist ?? "",
     cover: item.cover ?? "",
     palyurl: sourcePlayUrl(entry.code, item.sourceId),
+    ...(entry.playFormat === "hls" ? { mimeType: HLS_MIME_TYPE } : {}),
     playtype: item.playtype,
     kind: item.kind,
     channel: entry.code,

@@ -21,7 +21,7 @@ export function HomeView({ data }: { data: HomeData }) {
   return (
     <>
       <h1 className={styles.visuallyHidden}>DJ搜索引擎网：全网DJ串烧套曲与单曲搜索</h1>
-      <SearchPanel channels={data.channel} />
+      <SearchPanel channels={data.channel} sites={data.siteweblist} />
       <div className={styles.columns}>
         <div className={styles.main}>
           <Carousel slides={data.indexfocus} />

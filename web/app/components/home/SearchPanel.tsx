@@ -1,13 +1,11 @@
 import type { SearchChannel } from "@contracts/home";
 import { SEARCH_KEYWORD_MAX, searchMessages } from "@contracts/search-texts";
 import { useRef, useState } from "react";
-import { Link } from "react-router";
 import { useSiteMessage } from "../feedback";
-import { PlayButton } from "../player/PlayButton";
-import { formatChinaDate } from "../suite/format";
 import styles from "./home.module.css";
 import type { SearchResult } from "@contracts/search";
-import { type HomeSearch, searchCatalogue } from "./search-api";
+import { type HomeSearch, type KnownSite, searchCatalogue } from "./search-api";
+import { SearchResults } from "./SearchResults";
 
 const TYPES = [
   { code: "mp3", name: "音频" },
@@ -16,9 +14,10 @@ const TYPES = [
 
 /**
  * The home search box: source-site selector, mp3/mp4 toggle, keyword. A blank keyword warns
- * and sends nothing; results show 5 a page with a pager only past one page.
+ * and sends nothing; results show 5 a page with a pager only past one page. `sites` (the home
+ * answer's site list) names and pictures the sources of hits and of failures.
  */
-export function SearchPanel({ channels }: { channels: SearchChannel[] }) {
+export function SearchPanel({ channels, sites = [] }: { channels: SearchChannel[]; sites?: readonly KnownSite[] }) {
   const message = useSiteMessage();
   const [keyword, setKeyword] = useState("");
   const [channel, setChannel] = useState("");
@@ -83,54 +82,7 @@ export function SearchPanel({ channels }: { channels: SearchChannel[] }) {
           {loading ? "搜索中..." : "搜索"}
         </button>
       </form>
-      {result ? <SearchResults result={result} onPage={(page) => void run({ ...result.query, page })} /> : null}
+      {result ? <SearchResults result={result} sites={sites} onPage={(page) => void run({ ...result.query, page })} /> : null}
     </section>
-  );
-}
-
-function SearchResults({ result: { query, data }, onPage }: { result: { query: HomeSearch; data: SearchResult }; onPage: (page: number) => void }) {
-  const pages = Math.ceil(data.total / data.pageSize);
-  return (
-    <div className={styles.results} aria-live="polite">
-      <p className={styles.resultsHead}>
-        “{query.keyword}” 找到 {data.total}
-        {data.capped ? "+" : ""} 条结果
-      </p>
-      {data.list.length === 0 ? (
-        <p className={styles.empty}>没有找到相关内容，换个关键词试试</p>
-      ) : (
-        <ol className={styles.resultList} start={(data.page - 1) * data.pageSize + 1}>
-          {data.list.map((item) => (
-            <li key={`${item.source}-${item.id}`} className={styles.result}>
-              <PlayButton item={item} />
-              <img src={item.cover} alt="" width={48} height={48} className={styles.resultCover} loading="lazy" />
-              <div className={styles.resultText}>
-                <Link to={item.url} className={styles.resultName} title={item.name}>
-                  {item.name}
-                </Link>
-                <span className={styles.resultMeta}>
-                  {item.artist} · {item.category || item.website} · {formatChinaDate(item.time)}
-                </span>
-              </div>
-              {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
-              <span className={styles.site}>{item.website}</span>
-            </li>
-          ))}
-        </ol>
-      )}
-      {data.total > data.pageSize ? (
-        <nav className={styles.pager} aria-label="搜索结果分页">
-          <button type="button" disabled={data.page <= 1} onClick={() => onPage(data.page - 1)}>
-            上一页
-          </button>
-          <span>
-            第 {data.page} / {pages} 页
-          </span>
-          <button type="button" disabled={data.page >= pages} onClick={() => onPage(data.page + 1)}>
-            下一页
-          </button>
-        </nav>
-      ) : null}
-    </div>
   );
 }

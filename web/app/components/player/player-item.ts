@@ -42,7 +42,11 @@ function withDefaults(item: PlayerItem): PlayerItem {
   return { ...item, artist: item.artist || DEFAULT_ARTIST, cover: item.cover || DEFAULT_COVER };
 }
 
-/** A list item (search, category, charts) as a playlist entry. */
+/**
+ * A list item (search, category, charts) as a playlist entry. An external hit (text id
+ * "{source}:{id}") plays through our resolve route, whose address says nothing of the format:
+ * its `mimeType` does (HLS for sites that stream playlists).
+ */
 export function fromCatalogueItem(item: CatalogueItem): PlayerItem {
   return withDefaults({
     id: item.id,
@@ -50,7 +54,7 @@ export function fromCatalogueItem(item: CatalogueItem): PlayerItem {
     artist: item.artist,
     cover: item.cover,
     url: item.palyurl,
-    mimeType: mimeTypeOf(item.palyurl, item.playtype),
+    mimeType: item.mimeType || mimeTypeOf(item.palyurl, item.playtype),
     page: item.url,
   });
 }
