@@ -8,7 +8,7 @@ import type { ServerBuild } from "react-router";
 import { seedDemoCatalogue } from "../server/db/seed/index";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media";
 import { adjustableClock, type AdjustableClock } from "../server/lib/clock";
-import { createTestApp } from "../server/testing/test-app";
+import { createTestApp, type TestAppOptions } from "../server/testing/test-app";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER_ENTRY = path.join(ROOT, "build", "server", "index.js");
@@ -47,14 +47,16 @@ export async function loadServerBuild(): Promise<ServerBuild> {
  * The real app (production web build, security headers, API) on a PGlite test database with a
  * small demo catalogue (categories feed the top navigation), on a random port. Plays are
  * opt-in: most pages need none, and the charts tests want them. `clock` is the server's: a
- * test that moves the browser's clock (page.clock) moves it by as much.
+ * test that moves the browser's clock (page.clock) moves it by as much. `sourceAdapters`
+ * (fixture sites, `createSourceAdapters`) are searched beside the catalogue.
  */
 export async function startWebServer(
   catalogue: { suites?: number; singles?: number; plays?: number } = {},
+  options: Pick<TestAppOptions, "sourceAdapters"> = {},
 ): Promise<{ app: FastifyInstance; url: string; clock: AdjustableClock; close(): Promise<void> }> {
   ensureWebBuild();
   const clock = adjustableClock();
-  const testApp = await createTestApp("pglite", { web: true, clock });
+  const testApp = await createTestApp("pglite", { web: true, clock, sourceAdapters: options.sourceAdapters });
   const media = await prepareDemoMedia(testApp.dataDir);
   await seedDemoCatalogue(testApp.database, { media, suites: 24, plays: 0, ...catalogue, writes: testApp.app.services.writes });
   // With plays, the charts are built before the first page, as the server does at start-up.
