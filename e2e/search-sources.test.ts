@@ -48,8 +48,9 @@ afterAll(async () => {
   await Promise.all(sites.map((s) => s.close()));
 });
 
-async function searchFor(keyword: string) {
+async function searchFor(keyword: string, init?: () => void) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: "zh-CN" });
+  if (init) await page.addInitScript(init);
   const problems = await watchProblems(page);
   await page.goto(`${server.url}/`);
   await hydrated(page);
@@ -68,13 +69,13 @@ describe("home search across sources", () => {
     const rows = await hits(page).evaluateAll((lis) =>
       lis.map((li) => {
         const link = li.querySelector<HTMLAnchorElement>("div a")!;
-        const logo = li.querySelector<HTMLImageElement>("span img");
+        const logo = li.querySelector<HTMLImageElement>("[data-site] img");
         return {
           source: li.dataset.source!,
           href: link.getAttribute("href")!,
           target: link.target,
           rel: link.rel,
-          site: li.querySelector("span:last-child")!.textContent!,
+          site: li.querySelector("[data-site]")!.textContent!,
           logo: logo?.getAttribute("src") ?? "",
           lazy: logo?.loading ?? "",
         };
@@ -83,7 +84,7 @@ describe("home search across sources", () => {
     const sources = new Set(rows.map((r) => r.source));
     expect(sources).toEqual(new Set(["local", "djuu", "vvvdj"]));
     for (const row of rows) {
-      expect(row.logo, `logo of a ${row.source} hit`).toMatch(/^\/media\/demo\/logos\/\w+\.png$/);
+      expect(row.logo, `logo of a ${row.source} hit`).toMatch(/^\/media\/demo\/logos\/\w+\.(png|webp)$/);
       expect(row.lazy).toBe("lazy");
       if (row.source === "local") {
         expect(row.href).toMatch(/^\/sutie\/\d+\.html$/);
@@ -99,15 +100,22 @@ describe("home search across sources", () => {
     expect(await page.getByText("搜索失败").count()).toBe(0);
     // Logos have loaded once in view.
     await page.locator("[aria-live=polite]").scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>("[aria-live=polite] li span img")].every((i) => i.complete && i.naturalWidth > 0));
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>("[aria-live=polite] li [data-site] img")].every((i) => i.complete && i.naturalWidth > 0));
     await page.screenshot({ path: `${SHOTS}/mixed-results.png`, fullPage: false });
-    // External covers live on the fixture sites (404 there): nothing else may complain.
-    expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([]);
+    // The fixture sites' covers are http: refused by our CSP, so the default cover shows, quietly.
+    // One djuu cover is https://img.djuu.com/…, which this machine cannot resolve (no outside network).
+    expect(problems.filter((p) => !p.endsWith("Failed to load resource: net::ERR_NAME_NOT_RESOLVED"))).toEqual([]);
     await page.close();
   });
 
   it("plays external hits through our resolve route, 清风DJ's as HLS", async () => {
-    const { page } = await searchFor("夜曲");
+    // No native HLS (this Chromium has it): only the hit's hint can make the player pick hls.js.
+    const { page } = await searchFor("夜曲", () => {
+      const native = HTMLMediaElement.prototype.canPlayType;
+      HTMLMediaElement.prototype.canPlayType = function (type: string) {
+        return /mpegurl/i.test(type) ? "" : native.call(this, type);
+      };
+    });
     const asked: string[] = [];
     page.on("request", (req) => {
       if (req.url().includes("/api/forntend/source-play")) asked.push(`${req.resourceType()} ${decodeURIComponent(new URL(req.url()).search)}`);

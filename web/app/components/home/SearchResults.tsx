@@ -1,4 +1,5 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
+import { DEFAULT_COVER } from "@contracts/player-texts";
 import type { SearchResult } from "@contracts/search";
 import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
@@ -63,11 +64,13 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
   const external = isExternalHit(item);
   const logo = siteLogo(item, sites);
   // A site's search page knows no date or category: show what there is.
+  // Our pages are https and the CSP takes https images only: a site's http cover would be refused.
+  const cover = item.cover && !/^http:/iu.test(item.cover) ? item.cover : DEFAULT_COVER;
   const meta = [item.artist, item.category, item.time > 0 ? formatChinaDate(item.time) : ""].filter(Boolean).join(" · ");
   return (
     <li className={styles.result} data-source={item.source}>
       <PlayButton item={item} />
-      <img src={item.cover || undefined} alt="" width={48} height={48} className={styles.resultCover} loading="lazy" />
+      <img src={cover} alt="" width={48} height={48} className={styles.resultCover} loading="lazy" />
       <div className={styles.resultText}>
         {external ? (
           <a href={item.url} target="_blank" rel="noopener noreferrer nofollow" className={styles.resultName} title={`${item.name}（在${item.website}打开）`}>
@@ -81,7 +84,7 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
         {meta ? <span className={styles.resultMeta}>{meta}</span> : null}
       </div>
       {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
-      <span className={styles.site}>
+      <span className={styles.site} data-site>
         {logo ? <img src={logo} alt="" width={16} height={16} className={styles.siteLogo} loading="lazy" decoding="async" /> : null}
         {external ? <span className={styles.sourceLabel}>来源</span> : null}
         {item.website}
