@@ -60,6 +60,12 @@ export function SearchResults({
   );
 }
 
+/** A site's cover that does not load (moved, hot-link refused) gives way to ours, once. */
+function showDefaultCover(event: React.SyntheticEvent<HTMLImageElement>) {
+  const img = event.currentTarget;
+  if (!img.src.endsWith(DEFAULT_COVER)) img.src = DEFAULT_COVER;
+}
+
 function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly KnownSite[] }) {
   const external = isExternalHit(item);
   const logo = siteLogo(item, sites);
@@ -70,7 +76,7 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
   return (
     <li className={styles.result} data-source={item.source}>
       <PlayButton item={item} />
-      <img src={cover} alt="" width={48} height={48} className={styles.resultCover} loading="lazy" />
+      <img src={cover} alt="" width={48} height={48} className={styles.resultCover} loading="lazy" onError={showDefaultCover} />
       <div className={styles.resultText}>
         {external ? (
           <a href={item.url} target="_blank" rel="noopener noreferrer nofollow" className={styles.resultName} title={`${item.name}（在${item.website}打开）`}>
@@ -85,7 +91,7 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
       </div>
       {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
       <span className={styles.site} data-site>
-        {logo ? <img src={logo} alt="" width={16} height={16} className={styles.siteLogo} loading="lazy" decoding="async" /> : null}
+        {logo ? <img src={logo} alt="" width={42} height={14} className={styles.siteLogo} loading="lazy" decoding="async" /> : null}
         {external ? <span className={styles.sourceLabel}>来源</span> : null}
         {item.website}
       </span>
