@@ -102,6 +102,11 @@ describe("home search across sources", () => {
     await page.locator("[aria-live=polite]").scrollIntoViewIfNeeded();
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>("[aria-live=polite] li [data-site] img")].every((i) => i.complete && i.naturalWidth > 0));
     await page.screenshot({ path: `${SHOTS}/mixed-results.png`, fullPage: false });
+    // On a phone the badges fit beside the names: nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator("[aria-live=polite]").scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/mixed-results-phone.png` });
     // The fixture sites' covers are http: refused by our CSP, so the default cover shows, quietly.
     // One djuu cover is https://img.djuu.com/…, which this machine cannot resolve (no outside network).
     expect(problems.filter((p) => !p.endsWith("Failed to load resource: net::ERR_NAME_NOT_RESOLVED"))).toEqual([]);

@@ -92,8 +92,10 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
       {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
       <span className={styles.site} data-site>
         {logo ? <img src={logo} alt="" width={42} height={14} className={styles.siteLogo} loading="lazy" decoding="async" /> : null}
-        {external ? <span className={styles.sourceLabel}>来源</span> : null}
-        {item.website}
+        <span className={styles.siteName}>
+          {external ? <span className={styles.sourceLabel}>来源</span> : null}
+          {item.website}
+        </span>
       </span>
     </li>
   );
