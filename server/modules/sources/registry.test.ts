@@ -3,7 +3,8 @@ import { captureLog } from "../../testing/log-capture.js";
 import { startFixtureSite, type FixtureSite } from "../../testing/fixture-site.js";
 import { serveDjuu } from "./adapters/djuu.fixtures.js";
 import { BUILTIN_SOURCES, createSourceAdapters } from "./registry.js";
-import { SourceError } from "./types.js";
+import { HLS_MIME_TYPE, toCatalogueItem } from "./source-provider.js";
+import { SourceError, type SourceItem } from "./types.js";
 
 const userAgent = "DJSearchBot/1.0 (+http://test/about)";
 let site: FixtureSite | undefined;
@@ -27,6 +28,20 @@ describe("the built-in sources", () => {
       ["www.djuu.com", "android.djuu.com", "m.djuu.com"],
       ["www.172mix.com", "m.172mix.com"],
       ["www.vvvdj.com", "m.vvvdj.com"],
+    ]);
+  });
+
+  it("清风DJ streams HLS only: its hits tell the player so, the others' leave the address to say", () => {
+    const built = createSourceAdapters({ userAgent, logger: captureLog().logger });
+    closers.push(built.close);
+    const found: SourceItem = {
+      source: "vvvdj", sourceId: "234567", title: "夜曲", artist: null, cover: null, duration: null, sizeBytes: null,
+      url: "https://www.vvvdj.com/play/234567.html", playtype: "mp3", kind: "single", raw: {},
+    };
+    expect(built.sources.map((s) => [s.code, toCatalogueItem(found, s).mimeType])).toEqual([
+      ["djuu", undefined],
+      ["172minx", undefined],
+      ["vvvdj", HLS_MIME_TYPE],
     ]);
   });
 
