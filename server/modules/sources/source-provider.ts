@@ -1,7 +1,7 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "../search/provider.js";
 import type { CallFailure, SourceHealth } from "./health.js";
-import { SourceError, type SourceAdapter, type SourceItem } from "./types.js";
+import { SourceError, type MediaStreamer, type SourceAdapter, type SourceItem } from "./types.js";
 
 /** One configured external source as the registry (`registry.ts`) hands it over. */
 export interface SourceAdapterEntry {
@@ -14,6 +14,8 @@ export interface SourceAdapterEntry {
   /** How long a search waits for this source (default 3 s). */
   timeoutMs?: number;
   adapter: SourceAdapter;
+  /** Streams resolved media that needs headers (the play route); without it such media cannot play. */
+  media?: MediaStreamer;
 }
 
 export const SOURCE_SEARCH_TIMEOUT_MS = 3_000;

@@ -1,0 +1,104 @@
+import { fail } from "@contracts/envelope";
+import { playerMessages } from "@contracts/player-texts";
+import { sourcePlayMessages, sourcePlayQuerySchema } from "@contracts/source-play";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { rateLimitConfig } from "../../http/rate-limits.js";
+import type { AppServices } from "../../services.js";
+import { SOURCE_PLAY_PATH } from "./source-provider.js";
+import type { MediaStreamer, ResolvedMedia } from "./types.js";
+
+const CONTENT_TYPES: Record<ResolvedMedia["format"], string> = {
+  m4a: "audio/mp4",
+  mp3: "audio/mpeg",
+  mp4: "video/mp4",
+  hls: "application/vnd.apple.mpegurl",
+};
+/** Upstream headers a media element needs to seek; nothing else of the site's answer is passed on. */
+const PASSED_HEADERS = ["content-length", "content-range", "accept-ranges", "last-modified", "etag"] as const;
+
+function sendEnvelope(reply: FastifyReply, status: number, message: string): FastifyReply {
+  // A resolved address is never cached by the browser: tokens expire.
+  return reply.code(status).header("cache-control", "no-store").type("application/json; charset=utf-8").send(fail(message));
+}
+
+async function stream(request: FastifyRequest, reply: FastifyReply, media: ResolvedMedia, streamer: MediaStreamer, onRefused: () => void) {
+  const controller = new AbortController();
+  // The browser went away (seeked, closed the tab): stop reading from the site.
+  reply.raw.on("close", () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  const headers: Record<string, string> = { ...media.headers };
+  for (const name of ["range", "if-range"] as const) {
+    const value = request.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  const upstream = await streamer.open(media.url, headers, controller.signal);
+  if (upstream.status === 416) {
+    upstream.body.resume();
+    return sendEnvelope(reply, 416, "请求的范围无效");
+  }
+  if (upstream.status !== 200 && upstream.status !== 206) {
+    upstream.body.resume();
+    // The site refused the address we kept (token ended early): resolve again next time.
+    if (upstream.status === 403 || upstream.status === 404 || upstream.status === 410) {
+      onRefused();
+      return sendEnvelope(reply, 404, playerMessages.badUrl);
+    }
+    return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
+  }
+  reply.code(upstream.status).header("cache-control", "no-store").header("x-content-type-options", "nosniff");
+  const type = upstream.headers["content-type"];
+  reply.header("content-type", type && /^(audio|video)\/|mpegurl|octet-stream/iu.test(type) ? type : CONTENT_TYPES[media.format]);
+  for (const name of PASSED_HEADERS) {
+    const value = upstream.headers[name];
+    if (typeof value === "string") reply.header(name, value);
+  }
+  if (!upstream.headers["accept-ranges"]) reply.header("accept-ranges", upstream.status === 206 ? "bytes" : "none");
+  return reply.send(upstream.body);
+}
+
+/**
+ * Plays an external search result (issue 11, ADR 0022): the item's address is resolved now
+ * through its source's adapter; an address the browser can fetch itself is a 302 to it, one
+ * that needs the site's Referer is streamed through us (Range passed on) from the source's
+ * media hosts only.
+ */
+export const sourcePlayRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    SOURCE_PLAY_PATH,
+    {
+      // Media bytes are compressed already; Range means exactly the site's bytes.
+      compress: false,
+      exposeHeadRoute: false,
+      config: { access: "public", rateLimit: rateLimitConfig("sourcePlay") },
+      schema: {
+        tags: ["frontend"],
+        summary: "播放外部来源的结果 (302 到来源地址, 或经本站转发并支持 Range); 失效为 404/410 媒体地址无效, 来源故障为 502",
+        querystring: sourcePlayQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { source, id } = request.query;
+      const plan = await services.sourcePlay.plan(source, id, AbortSignal.timeout(10_000));
+      switch (plan.kind) {
+        case "gone":
+          return sendEnvelope(reply, plan.status, playerMessages.badUrl);
+        case "failed":
+          request.log.warn({ source, id, reason: plan.reason }, "source play failed");
+          return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
+        case "redirect":
+          return reply.header("cache-control", "no-store").redirect(plan.url, 302);
+        case "stream":
+          try {
+            return await stream(request, reply, plan.media, plan.streamer, () => services.sourcePlay.forget(source, id));
+          } catch (error) {
+            request.log.warn({ source, id, err: error }, "source media stream failed");
+            if (reply.sent || reply.raw.headersSent) return reply;
+            return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
+          }
+      }
+    },
+  );
+};
