@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { rateLimitConfig } from "../../http/rate-limits.js";
 import type { AppServices } from "../../services.js";
 import { SOURCE_PLAY_PATH } from "./source-provider.js";
-import type { MediaStreamer, ResolvedMedia } from "./types.js";
+import type { MediaStream, MediaStreamer, ResolvedMedia } from "./types.js";
 
 const CONTENT_TYPES: Record<ResolvedMedia["format"], string> = {
   m4a: "audio/mp4",
@@ -24,9 +24,10 @@ function sendEnvelope(reply: FastifyReply, status: number, message: string): Fas
 
 async function stream(request: FastifyRequest, reply: FastifyReply, media: ResolvedMedia, streamer: MediaStreamer, onRefused: () => void) {
   const controller = new AbortController();
-  // The browser went away (seeked, closed the tab): stop reading from the site.
+  let body: MediaStream["body"] | undefined;
+  // The browser went away (seeked, closed the tab) mid-answer: stop reading from the site.
   reply.raw.on("close", () => {
-    if (!reply.raw.writableFinished) controller.abort();
+    if (!reply.raw.writableFinished && !(body?.readableEnded ?? false)) controller.abort();
   });
   const headers: Record<string, string> = { ...media.headers };
   for (const name of ["range", "if-range"] as const) {
@@ -34,6 +35,11 @@ async function stream(request: FastifyRequest, reply: FastifyReply, media: Resol
     if (typeof value === "string") headers[name] = value;
   }
   const upstream = await streamer.open(media.url, headers, controller.signal);
+  body = upstream.body;
+  // Aborting destroys the body with an AbortError: expected, once the browser has gone.
+  upstream.body.on("error", (error) => {
+    if (!controller.signal.aborted) request.log.warn({ err: error, url: upstream.url }, "source media stream broke");
+  });
   if (upstream.status === 416) {
     upstream.body.resume();
     return sendEnvelope(reply, 416, "请求的范围无效");

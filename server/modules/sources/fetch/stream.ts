@@ -55,19 +55,30 @@ export function createMediaStreamer(options: MediaStreamerOptions): MediaStreame
         headers: { "user-agent": userAgent, "accept-encoding": "identity", ...headers },
         agent: agents[url.protocol as "http:" | "https:"],
         lookup: lookup as unknown as net.LookupFunction,
-        signal,
       });
+      // Destroyed by hand, not through request's `signal`: that one raises an AbortError on
+      // streams nobody listens to once the answer is being piped.
+      const stop = () => {
+        req.destroy();
+        res?.destroy();
+      };
+      let res: http.IncomingMessage | undefined;
+      if (signal.aborted) stop();
+      else signal.addEventListener("abort", stop, { once: true });
       const firstByte = setTimeout(() => req.destroy(new SourceError(source, "timeout", `no answer from ${url.host} within ${firstByteMs} ms`)), firstByteMs);
       req.on("error", (error) => {
         clearTimeout(firstByte);
+        signal.removeEventListener("abort", stop);
         if (error instanceof SourceError) return reject(error);
         if (error instanceof ForbiddenAddressError) return reject(refuse(url, "resolves to a non-public address", error.address));
         if (signal.aborted) return reject(new SourceError(source, "timeout", "media request aborted"));
         reject(new SourceError(source, "network", `${url.host}: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
       });
-      req.on("response", (res) => {
+      req.on("response", (answer) => {
         clearTimeout(firstByte);
-        resolve(res);
+        res = answer;
+        answer.once("close", () => signal.removeEventListener("abort", stop));
+        resolve(answer);
       });
       req.end();
     });
