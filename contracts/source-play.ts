@@ -6,6 +6,13 @@ export const sourcePlayQuerySchema = z.object({
   id: z.string().min(1).max(200).describe("来源站点上的编号"),
 });
 
+/** GET /api/forntend/source-play/segment: an address a source's HLS playlist named, signed by us. */
+export const sourceSegmentQuerySchema = sourcePlayQuerySchema.extend({
+  u: z.string().min(1).max(2048).describe("分段的来源地址"),
+  e: z.coerce.number().int().describe("签名到期时间 (毫秒)"),
+  s: z.string().min(1).max(100).describe("签名"),
+});
+
 export type SourcePlayQuery = z.infer<typeof sourcePlayQuerySchema>;
 
 /** Shown when an external site cannot give us the media right now. */

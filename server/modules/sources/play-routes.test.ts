@@ -18,6 +18,7 @@ const playHtml = readFileSync(new URL("./parsers/fixtures/172minx/play.html", im
 const removedHtml = readFileSync(new URL("./parsers/fixtures/172minx/play-removed.html", import.meta.url), "utf8");
 const MEDIA_PATH = "/mp3/userdj/20261102/6a3f9c01e5b84d2aa1c07f3e9d1b2c44.m4a";
 const SLOW_MEDIA_PATH = "/mp3/userdj/20261102/slow.m4a";
+const PLAYLIST = ["#EXTM3U", "#EXT-X-TARGETDURATION:10", "#EXTINF:10.0,", "seg-0.ts", "#EXTINF:10.0,", "seg-1.ts", "#EXT-X-ENDLIST", ""].join("\n");
 let slowMediaClosed: (early: boolean) => void = () => {};
 /** 200 KB of deterministic bytes: every position tells where it came from. */
 const MEDIA = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 31 + 7) % 251));
@@ -66,6 +67,14 @@ describe.each(testEngines())("playing external results on %s", (engine) => {
       .route("/play/gone01", (req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(removedHtml))
       .route("/play/6a3f9c05", status(500, "Internal Server Error"))
       .route("/play/6a3f9c07", (req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(onSite.replace(MEDIA_PATH, SLOW_MEDIA_PATH)))
+      .route("/play/6a3f9c0a", (req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(onSite.replace(MEDIA_PATH, "/hls/6a3f9c0a/index.m3u8")))
+      .route(/^\/hls\/6a3f9c0a\/(.+)$/, (req, res, match) => {
+        if (req.headers.referer !== "https://www.172mix.com/") return void res.writeHead(403).end();
+        if (match![1] === "index.m3u8") return void res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(PLAYLIST);
+        const n = Number(/^seg-(\d)\.ts$/u.exec(match![1]!)?.[1] ?? NaN);
+        if (!(n >= 0 && n < 2)) return void res.writeHead(404).end();
+        res.writeHead(200, { "content-type": "video/mp2t" }).end(MEDIA.subarray(n * 1000, n * 1000 + 1000));
+      })
       .route(MEDIA_PATH, serveMedia)
       .route(SLOW_MEDIA_PATH, (req, res) => {
         // One chunk, then a byte a second: only the proxy giving up ends it early.
@@ -125,6 +134,32 @@ describe.each(testEngines())("playing external results on %s", (engine) => {
     const res = await play("172minx", "6a3f9c01", { range: "bytes=300000-" });
     expect(res.statusCode).toBe(416);
     expect(res.json()).toMatchObject({ code: 0, msg: "请求的范围无效" });
+  });
+
+  it("streams an HLS playlist with its segments through signed links of ours, each with the Referer", async () => {
+    const res = await play("172minx", "6a3f9c0a");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^application\/vnd\.apple\.mpegurl/u);
+    const lines = res.body.split("\n");
+    expect(lines.filter((l) => l.startsWith("#"))).toEqual(PLAYLIST.split("\n").filter((l) => l.startsWith("#")));
+    const segments = lines.filter((l) => l !== "" && !l.startsWith("#"));
+    expect(segments).toHaveLength(2);
+    for (const [n, link] of segments.entries()) {
+      expect(link.startsWith("/api/forntend/source-play/segment?")).toBe(true);
+      expect(new URL(link, "http://x").searchParams.get("u")).toBe(`${minxSite.url}/hls/6a3f9c0a/seg-${n}.ts`);
+      const segment = await app.inject({ url: link });
+      expect(segment.statusCode).toBe(200);
+      expect(segment.rawPayload.equals(MEDIA.subarray(n * 1000, n * 1000 + 1000))).toBe(true);
+    }
+    const segmentHits = minxSite.hits.filter((h) => /^\/hls\/6a3f9c0a\/seg-/u.test(h.path));
+    expect(segmentHits.map((h) => h.headers.referer)).toEqual(["https://www.172mix.com/", "https://www.172mix.com/"]);
+    // Another address with the same signature is refused before any request to the site.
+    const tampered = new URL(segments[0]!, "http://x");
+    tampered.searchParams.set("u", `${minxSite.url}${MEDIA_PATH}`);
+    const refused = await app.inject({ url: `${tampered.pathname}${tampered.search}` });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().msg).toBe("没有访问权限");
+    expect(minxSite.hits.filter((h) => /^\/hls\/6a3f9c0a\/seg-/u.test(h.path))).toHaveLength(2);
   });
 
   it("redirects djuu's direct address (no Referer needed)", async () => {

@@ -1,10 +1,13 @@
 import { fail } from "@contracts/envelope";
 import { playerMessages } from "@contracts/player-texts";
-import { sourcePlayMessages, sourcePlayQuerySchema } from "@contracts/source-play";
+import { serverMessages } from "@contracts/messages";
+import { sourcePlayMessages, sourcePlayQuerySchema, sourceSegmentQuerySchema } from "@contracts/source-play";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { rateLimitConfig } from "../../http/rate-limits.js";
 import type { AppServices } from "../../services.js";
+import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist, SOURCE_SEGMENT_PATH } from "./hls-playlist.js";
+import type { PlayPlan } from "./play-service.js";
 import { SOURCE_PLAY_PATH } from "./source-provider.js";
 import type { MediaStream, MediaStreamer, ResolvedMedia } from "./types.js";
 
@@ -22,7 +25,32 @@ function sendEnvelope(reply: FastifyReply, status: number, message: string): Fas
   return reply.code(status).header("cache-control", "no-store").type("application/json; charset=utf-8").send(fail(message));
 }
 
-async function stream(request: FastifyRequest, reply: FastifyReply, media: ResolvedMedia, streamer: MediaStreamer, onRefused: () => void) {
+interface StreamJob {
+  /** The address to fetch: the resolved media, or one its playlist named. */
+  url: string;
+  media: ResolvedMedia;
+  streamer: MediaStreamer;
+  /** Our address for an address a playlist names. */
+  proxied: (absolute: string) => string;
+  /** The site refused the kept address. */
+  onRefused: () => void;
+}
+
+async function readBounded(body: MediaStream["body"]): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_PLAYLIST_BYTES) {
+      body.destroy();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function stream(request: FastifyRequest, reply: FastifyReply, { url, media, streamer, proxied, onRefused }: StreamJob) {
   const controller = new AbortController();
   let body: MediaStream["body"] | undefined;
   // The browser went away (seeked, closed the tab) mid-answer: stop reading from the site.
@@ -34,7 +62,7 @@ async function stream(request: FastifyRequest, reply: FastifyReply, media: Resol
     const value = request.headers[name];
     if (typeof value === "string") headers[name] = value;
   }
-  const upstream = await streamer.open(media.url, headers, controller.signal);
+  const upstream = await streamer.open(url, headers, controller.signal);
   body = upstream.body;
   // Aborting destroys the body with an AbortError: expected, once the browser has gone.
   upstream.body.on("error", (error) => {
@@ -54,6 +82,12 @@ async function stream(request: FastifyRequest, reply: FastifyReply, media: Resol
     return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
   }
   reply.code(upstream.status).header("cache-control", "no-store").header("x-content-type-options", "nosniff");
+  if (upstream.status === 200 && isPlaylist(upstream.url, upstream.headers["content-type"])) {
+    // Its segments need the site's headers too: every address it names comes through us.
+    const text = await readBounded(upstream.body);
+    if (text === null) return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
+    return reply.type(CONTENT_TYPES.hls).send(rewritePlaylist(text, upstream.url, proxied));
+  }
   const type = upstream.headers["content-type"];
   reply.header("content-type", type && /^(audio|video)\/|mpegurl|octet-stream/iu.test(type) ? type : CONTENT_TYPES[media.format]);
   for (const name of PASSED_HEADERS) {
@@ -88,23 +122,57 @@ export const sourcePlayRoutes: FastifyPluginAsync<{ services: AppServices }> = a
     async (request, reply) => {
       const { source, id } = request.query;
       const plan = await services.sourcePlay.plan(source, id, AbortSignal.timeout(10_000));
-      switch (plan.kind) {
-        case "gone":
-          return sendEnvelope(reply, plan.status, playerMessages.badUrl);
-        case "failed":
-          request.log.warn({ source, id, reason: plan.reason }, "source play failed");
-          return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
-        case "redirect":
-          return reply.header("cache-control", "no-store").redirect(plan.url, 302);
-        case "stream":
-          try {
-            return await stream(request, reply, plan.media, plan.streamer, () => services.sourcePlay.forget(source, id));
-          } catch (error) {
-            request.log.warn({ source, id, err: error }, "source media stream failed");
-            if (reply.sent || reply.raw.headersSent) return reply;
-            return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
-          }
-      }
+      return answer(request, reply, plan, { source, id, url: plan.kind === "stream" ? plan.media.url : "" });
     },
   );
+
+  api.get(
+    SOURCE_SEGMENT_PATH,
+    {
+      compress: false,
+      exposeHeadRoute: false,
+      // A playlist's segments, one request every few seconds of listening.
+      config: { access: "public", rateLimit: rateLimitConfig("sourceSegment") },
+      schema: {
+        tags: ["frontend"],
+        summary: "外部来源 HLS 播放列表中的分段 (由本站改写并签名的地址)",
+        querystring: sourceSegmentQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { source, id, u: url, e: expires, s: signature } = request.query;
+      if (!services.sourcePlay.verifySegment({ source, id, url, expires }, signature)) {
+        // A link past its time is a stale playlist (媒体地址无效); a wrong signature is not ours.
+        return expires <= services.clock().getTime() ? sendEnvelope(reply, 410, playerMessages.badUrl) : sendEnvelope(reply, 403, serverMessages.forbidden);
+      }
+      const plan = await services.sourcePlay.plan(source, id, AbortSignal.timeout(10_000));
+      return answer(request, reply, plan.kind === "redirect" ? { kind: "redirect", url } : plan, { source, id, url });
+    },
+  );
+
+  async function answer(request: FastifyRequest, reply: FastifyReply, plan: PlayPlan, { source, id, url }: { source: string; id: string; url: string }) {
+    switch (plan.kind) {
+      case "gone":
+        return sendEnvelope(reply, plan.status, playerMessages.badUrl);
+      case "failed":
+        request.log.warn({ source, id, reason: plan.reason }, "source play failed");
+        return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
+      case "redirect":
+        return reply.header("cache-control", "no-store").redirect(plan.url, 302);
+      case "stream":
+        try {
+          return await stream(request, reply, {
+            url,
+            media: plan.media,
+            streamer: plan.streamer,
+            proxied: (absolute) => services.sourcePlay.segmentLink(source, id, absolute),
+            onRefused: () => services.sourcePlay.forget(source, id),
+          });
+        } catch (error) {
+          request.log.warn({ source, id, err: error }, "source media stream failed");
+          if (reply.sent || reply.raw.headersSent) return reply;
+          return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
+        }
+    }
+  }
 };

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { SEGMENT_LINK_MS, segmentPath, verifySegment, type SegmentTarget } from "./hls-playlist.js";
 import type { MediaStreamer, ResolvedMedia } from "./types.js";
 import { SourceError } from "./types.js";
 import type { SourceAdapterEntry } from "./source-provider.js";
@@ -27,6 +29,9 @@ export function sourcePlayService(entries: SourceAdapterEntry[], { now = Date.no
   const byCode = new Map(entries.map((e) => [e.code, e]));
   const cache = new Map<string, { media: ResolvedMedia; until: number }>();
   const key = (source: string, id: string) => `${source}\n${id}`;
+  // Per process: a signed segment link is only good on the instance that wrote the playlist
+  // (sticky sessions or a shared key when there are several, roadmap 9).
+  const secret = randomBytes(32);
 
   async function resolve(entry: SourceAdapterEntry, id: string, signal: AbortSignal): Promise<ResolvedMedia> {
     const k = key(entry.code, id);
@@ -55,11 +60,16 @@ export function sourcePlayService(entries: SourceAdapterEntry[], { now = Date.no
         if (error instanceof SourceError && error.kind === "not_found") return { kind: "gone", status: 404 };
         return { kind: "failed", reason: error instanceof Error ? error.message : String(error) };
       }
-      const needsHeaders = Object.keys(media.headers).length > 0;
-      // HLS playlists would need their segment addresses rewritten through us: redirected for now (ADR 0022).
-      if (!needsHeaders || media.format === "hls") return { kind: "redirect", url: media.url };
+      if (Object.keys(media.headers).length === 0) return { kind: "redirect", url: media.url };
       if (!entry.media) return { kind: "failed", reason: `${source} has no media streamer` };
       return { kind: "stream", media, streamer: entry.media };
+    },
+    /** Our address for one address a playlist names (HLS through us). */
+    segmentLink(source: string, id: string, url: string): string {
+      return segmentPath(secret, { source, id, url, expires: now() + SEGMENT_LINK_MS });
+    },
+    verifySegment(target: SegmentTarget, signature: string): boolean {
+      return verifySegment(secret, target, signature, now());
     },
     /** The site refused a kept address (its token ended early): the next request resolves again. */
     forget(source: string, id: string) {
