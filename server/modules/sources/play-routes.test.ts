@@ -75,6 +75,8 @@ describe.each(testEngines())("playing external results on %s", (engine) => {
         if (!(n >= 0 && n < 2)) return void res.writeHead(404).end();
         res.writeHead(200, { "content-type": "video/mp2t" }).end(MEDIA.subarray(n * 1000, n * 1000 + 1000));
       })
+      .route("/play/6a3f9c0b", (req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(onSite.replace(MEDIA_PATH, "/mp3/expired.m4a")))
+      .route("/mp3/expired.m4a", status(403, "token expired"))
       .route(MEDIA_PATH, serveMedia)
       .route(SLOW_MEDIA_PATH, (req, res) => {
         // One chunk, then a byte a second: only the proxy giving up ends it early.
@@ -208,14 +210,37 @@ describe.each(testEngines())("playing external results on %s", (engine) => {
     expect(unknownSource.json().msg).toBe("媒体地址无效");
   });
 
+  it("a media host refusing the address (its token ended) is 媒体地址无效, and the next press resolves again", async () => {
+    const first = await play("172minx", "6a3f9c0b");
+    expect(first.statusCode).toBe(404);
+    expect(first.json()).toMatchObject({ code: 0, msg: "媒体地址无效" });
+    await play("172minx", "6a3f9c0b");
+    expect(minxSite.hits.filter((h) => h.path === "/play/6a3f9c0b")).toHaveLength(2);
+  });
+
   it("a source that is down is 502 with a Chinese message, never a 500", async () => {
     const res = await play("172minx", "6a3f9c05");
     expect(res.statusCode).toBe(502);
     expect(res.json()).toMatchObject({ code: 0, msg: "来源站点暂时无法播放，请稍后再试" });
   });
 
+  it("both routes are in the API documentation with their query", async () => {
+    const doc = (await app.inject({ url: "/api/docs/json" })).json();
+    const params = (path: string) => (doc.paths[path].get.parameters as { name: string; in: string }[]).filter((p) => p.in === "query").map((p) => p.name).sort();
+    expect(params("/api/forntend/source-play")).toEqual(["id", "source"]);
+    expect(params("/api/forntend/source-play/segment")).toEqual(["e", "id", "s", "source", "u"]);
+  });
+
   it("refuses a request without a source or an id with 400", async () => {
     const res = await app.inject({ url: "/api/forntend/source-play?source=djuu" });
     expect(res.statusCode).toBe(400);
+  });
+
+  // Last: it spends this address's allowance.
+  it("past 120 plays a minute from one address, 429", async () => {
+    const answers = [];
+    for (let i = 0; i < 125; i += 1) answers.push((await play("example", String(i))).statusCode);
+    expect(answers.filter((code) => code === 429).length).toBeGreaterThan(0);
+    expect(answers.slice(-1)).toEqual([429]);
   });
 });
