@@ -61,7 +61,7 @@ describe.each(testEngines())("playing external results on %s", (engine) => {
     [minxSite, djuuSite] = await Promise.all([startFixtureSite(), startFixtureSite()]);
     const onSite = playHtml.replaceAll("https://mp3.172mix.com", minxSite.url);
     minxSite
-      .route("/play/6a3f9c01", (req, res, match) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(onSite))
+      .route("/play/6a3f9c01", (req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(onSite))
       // The same page, its media on a host that is not one of 172Mix's media hosts.
       .route("/play/6a3f9c09", (req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(onSite.replaceAll(minxSite.url, `http://localhost:${minxSite.port}`)))
       .route("/play/gone01", (req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(removedHtml))
