@@ -27,6 +27,7 @@ import { playRoutes } from "./modules/plays/routes.js";
 import { profileRoutes } from "./modules/profile/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { sourceHealthRoutes } from "./modules/sources/health-routes.js";
+import { sourcePlayRoutes } from "./modules/sources/play-routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
 import { type AppServices, createServices, type ServiceOptions } from "./services.js";
 import { registerWeb } from "./web/index.js";
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(seoRoutes, { services });
   await app.register(searchRoutes, { services });
   await app.register(sourceHealthRoutes, { services });
+  await app.register(sourcePlayRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

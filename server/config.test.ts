@@ -63,6 +63,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: "5000", HEADERS_TIMEOUT_MS: "6000" })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
 
+  it("uses no external source unless EXTERNAL_SOURCES lists known ones", () => {
+    expect(loadConfig({}).externalSources).toEqual([]);
+    expect(loadConfig({ EXTERNAL_SOURCES: " djuu, 172minx,,djuu " }).externalSources).toEqual(["djuu", "172minx"]);
+    expect(loadConfig({ EXTERNAL_SOURCES: "djuu,172minx,vvvdj" }).externalSources).toEqual(["djuu", "172minx", "vvvdj"]);
+    expect(() => loadConfig({ EXTERNAL_SOURCES: "djuu,example" })).toThrow(/EXTERNAL_SOURCES/);
+  });
+
   it("refuses malformed values with a message naming the variable", () => {
     expect(() => loadConfig({ PORT: "http" })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);

@@ -1,5 +1,9 @@
 import path from "node:path";
 import { z } from "zod";
+import { BUILTIN_SOURCES } from "./modules/sources/registry.js";
+
+const KNOWN_SOURCES = BUILTIN_SOURCES.map((s) => s.code);
+const KNOWN_SOURCES_TEXT = KNOWN_SOURCES.join(", ");
 
 const urlWithProtocol = (protocols: string[]) =>
   z
@@ -36,6 +40,12 @@ const envSchema = z.object({
     .int()
     .refine((n) => n === 0 || n >= 1000, { message: "must be 0 or a whole number >= 1000" })
     .default(300_000),
+  /** External DJ sites searched and played beside the catalogue (issue 11), e.g. `djuu,172minx,vvvdj`; unset = none. */
+  EXTERNAL_SOURCES: z
+    .string()
+    .transform((v) => [...new Set(v.split(",").map((c) => c.trim()).filter((c) => c !== ""))])
+    .refine((codes) => codes.every((c) => KNOWN_SOURCES.includes(c)), { message: `must list codes among ${KNOWN_SOURCES_TEXT}` })
+    .optional(),
 });
 
 export interface Config {
@@ -60,6 +70,8 @@ export interface Config {
   chartsRebuildIntervalMs: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
+  /** Codes of the external sources to use (BUILTIN_SOURCES); empty = the local catalogue alone. */
+  externalSources: string[];
 }
 
 export class ConfigError extends Error {}
@@ -98,5 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chartsRebuildIntervalMs: e.CHARTS_REBUILD_INTERVAL_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    externalSources: e.EXTERNAL_SOURCES ?? [],
   };
 }

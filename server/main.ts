@@ -5,6 +5,7 @@ import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
 import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
+import { createSourceAdapters } from "./modules/sources/registry.js";
 
 /** config -> database -> demo data -> app -> listen; SIGTERM finishes in-flight requests first. */
 async function main() {
@@ -19,7 +20,10 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
 
   // Charts are aggregated in the background (at start-up, then every CHARTS_REBUILD_INTERVAL_MS).
-  const app = await buildApp({ config, database, logger, web: true });
+  // External sites (EXTERNAL_SOURCES): each with its own bounded outbound client, closed on shutdown.
+  const external = createSourceAdapters({ userAgent: `DJSearchBot/1.0 (+${config.publicUrl}/)`, logger });
+  const sourceAdapters = external.sources.filter((s) => config.externalSources.includes(s.code));
+  const app = await buildApp({ config, database, logger, web: true, sourceAdapters });
   await ensureAdminAccount(database, logger);
   if (config.seedDemo) {
     const media = await prepareDemoMedia(config.dataDir);
@@ -41,6 +45,7 @@ async function main() {
     try {
       await app.close();
       clearInterval(sweeper);
+      external.close();
       await database.close();
       logger.info("shut down cleanly");
       process.exit(0);

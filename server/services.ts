@@ -26,6 +26,7 @@ import { searchService } from "./modules/search/service.js";
 import { seoService } from "./modules/seo/service.js";
 import { externalSearch } from "./modules/sources/search-sources.js";
 import type { HealthOptions } from "./modules/sources/health.js";
+import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
@@ -116,6 +117,7 @@ export function createServices({
       now: () => clock().getTime(),
     }),
     sourceHealth: sources.health,
+    sourcePlay: sourcePlayService(sourceAdapters, { now: () => clock().getTime() }),
     visitors: visitorService(db),
     sessions,
     captcha,

@@ -13,6 +13,10 @@ export const RATE_LIMITS = {
   search: { max: 120, timeWindow: 60_000 },
   /** POST /api/forntend/play/start: one per playback a listener starts. */
   playStart: { max: 60, timeWindow: 60_000 },
+  /** GET /api/forntend/source-play: a media element's Range requests of a few plays (seeking asks again). */
+  sourcePlay: { max: 120, timeWindow: 60_000 },
+  /** GET /api/forntend/source-play/segment: an HLS segment every few seconds, faster while buffering ahead. */
+  sourceSegment: { max: 600, timeWindow: 60_000 },
   /** POST /api/forntend/play: one per 30 s of listening at most, per listener. */
   playReport: { max: 30, timeWindow: 60_000 },
   /** GET /captcha.html: each image is a stored answer; a person needs a few a minute. */

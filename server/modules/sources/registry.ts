@@ -3,7 +3,8 @@ import { createDjuuAdapter } from "./adapters/djuu.js";
 import { createMinx172Adapter } from "./adapters/minx172.js";
 import { createVvvdjAdapter } from "./adapters/vvvdj.js";
 import { createSourceFetcher, type LookupFunction } from "./fetch/index.js";
-import type { AdapterContext, SourceAdapter } from "./types.js";
+import { createMediaStreamer } from "./fetch/stream.js";
+import type { AdapterContext, MediaStreamer, SourceAdapter } from "./types.js";
 
 /**
  * The built-in sources (issue 11; SOURCES.md): who they are, which hosts their fetcher may
@@ -39,6 +40,8 @@ export interface SourceDefinition {
   playFormat?: "hls";
   mediaHosts: string[];
   adapter: SourceAdapter;
+  /** Streams resolved media that needs headers (a Referer) from `mediaHosts` only. */
+  media: MediaStreamer;
 }
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 3_000;
@@ -88,6 +91,8 @@ export interface SourceOverride {
   minIntervalMs?: number;
   /** Added to the source's hosts (the override's base URL hosts are added on their own). */
   extraHosts?: string[];
+  /** Added to the source's media hosts (tests: the fixture site serving the media). */
+  extraMediaHosts?: string[];
   /** Tests only: fixture server addresses the SSRF guard lets through. */
   allowAddresses?: string[];
   lookup?: LookupFunction;
@@ -126,7 +131,16 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
       ...(override.allowAddresses ? { allowAddresses: override.allowAddresses } : {}),
       ...(override.lookup ? { lookup: override.lookup } : {}),
     });
-    closers.push(() => fetcher.close());
+    const mediaHosts = [...settings.mediaHosts, ...(override.extraMediaHosts ?? [])];
+    const media = createMediaStreamer({
+      source: settings.code,
+      allowedHosts: mediaHosts,
+      userAgent: options.userAgent,
+      logger: options.logger,
+      ...(override.allowAddresses ? { allowAddresses: override.allowAddresses } : {}),
+      ...(override.lookup ? { lookup: override.lookup } : {}),
+    });
+    closers.push(() => fetcher.close(), () => media.close());
     const adapter = BUILDERS[settings.code]!({ fetcher, baseUrl, ...(override.apiBaseUrl ? { apiBaseUrl: override.apiBaseUrl } : {}) });
     return {
       code: settings.code,
@@ -135,8 +149,9 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
       ...(settings.logo ? { logo: settings.logo } : {}),
       timeoutMs,
       ...(settings.playFormat ? { playFormat: settings.playFormat } : {}),
-      mediaHosts: settings.mediaHosts,
+      mediaHosts,
       adapter,
+      media,
     };
   });
   return { sources, close: () => closers.splice(0).forEach((close) => close()) };

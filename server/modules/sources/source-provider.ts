@@ -1,7 +1,7 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "../search/provider.js";
 import type { CallFailure, SourceHealth } from "./health.js";
-import { SourceError, type SourceAdapter, type SourceItem } from "./types.js";
+import { SourceError, type MediaStreamer, type SourceAdapter, type SourceItem } from "./types.js";
 
 /** One configured external source as the registry (`registry.ts`) hands it over. */
 export interface SourceAdapterEntry {
@@ -16,6 +16,8 @@ export interface SourceAdapterEntry {
   /** "hls" when the site plays only HLS playlists: hits tell the player so (its route's address cannot). */
   playFormat?: "hls";
   adapter: SourceAdapter;
+  /** Streams resolved media that needs headers (the play route); without it such media cannot play. */
+  media?: MediaStreamer;
 }
 
 export const HLS_MIME_TYPE = "application/vnd.apple.mpegurl";

@@ -142,3 +142,20 @@ export interface FetchResponse {
 export interface SourceFetcher {
   fetch(request: FetchRequest): Promise<FetchResponse>;
 }
+
+/** An upstream media answer being streamed (the media proxy of the play route). */
+export interface MediaStream {
+  status: number;
+  /** The final address after redirects. */
+  url: string;
+  headers: import("node:http").IncomingHttpHeaders;
+  body: import("node:stream").Readable;
+}
+
+/**
+ * Streams a resolved media address from the source's media hosts only, under the same address
+ * rules as the page fetcher (`fetch/stream.ts`). Aborting `signal` destroys the upstream.
+ */
+export interface MediaStreamer {
+  open(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<MediaStream>;
+}
