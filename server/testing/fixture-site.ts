@@ -20,7 +20,7 @@ import iconv from "iconv-lite";
  *
  * A route's pattern is an exact path (query ignored) or a RegExp tried on the path; the first
  * registered match answers, and an unmatched path is 404. Failure modes: `withLatency`, `hang`,
- * `resetMidBody`, `redirectTo`, `status`, `gbkHtml`.
+ * `resetMidBody`, `redirectTo`, `status`, `gbkHtml`; media with byte ranges: `file`.
  */
 
 export type FixtureHandler = (req: http.IncomingMessage, res: http.ServerResponse, match: RegExpExecArray | null) => void | Promise<void>;
@@ -151,5 +151,30 @@ export function redirectTo(location: string, code = 302): FixtureHandler {
   return (_req, res) => {
     res.writeHead(code, { location, "content-length": 0 });
     res.end();
+  };
+}
+
+/**
+ * Bytes served like a media host: `Accept-Ranges`, and a `Range` of one span (`bytes=N-` or
+ * `bytes=N-M`) answered 206 with its `Content-Range`; past the end is 416.
+ */
+export function file(body: Buffer, contentType: string): FixtureHandler {
+  return (req, res) => {
+    const size = body.length;
+    const range = /^bytes=(\d+)-(\d*)$/u.exec(req.headers.range ?? "");
+    if (!range) {
+      res.writeHead(200, { "content-type": contentType, "content-length": size, "accept-ranges": "bytes" });
+      res.end(body);
+      return;
+    }
+    const start = Number(range[1]);
+    const end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    if (start >= size || end < start) {
+      res.writeHead(416, { "content-range": `bytes */${size}` });
+      res.end();
+      return;
+    }
+    res.writeHead(206, { "content-type": contentType, "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${size}`, "accept-ranges": "bytes" });
+    res.end(body.subarray(start, end + 1));
   };
 }

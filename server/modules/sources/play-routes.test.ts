@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFixtureSite, status, type FixtureHandler, type FixtureSite } from "../../testing/fixture-site.js";
+import { file, startFixtureSite, status, type FixtureHandler, type FixtureSite } from "../../testing/fixture-site.js";
 import { captureLog } from "../../testing/log-capture.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
@@ -70,7 +70,8 @@ describe.each(testEngines())("playing external results on %s", (engine) => {
       .route("/play/6a3f9c0a", (req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(onSite.replace(MEDIA_PATH, "/hls/6a3f9c0a/index.m3u8")))
       .route(/^\/hls\/6a3f9c0a\/(.+)$/, (req, res, match) => {
         if (req.headers.referer !== "https://www.172mix.com/") return void res.writeHead(403).end();
-        if (match![1] === "index.m3u8") return void res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(PLAYLIST);
+        // Like a static host, the playlist honours a Range (a media element asks `bytes=0-`).
+        if (match![1] === "index.m3u8") return file(Buffer.from(PLAYLIST), "application/vnd.apple.mpegurl")(req, res, match);
         const n = Number(/^seg-(\d)\.ts$/u.exec(match![1]!)?.[1] ?? NaN);
         if (!(n >= 0 && n < 2)) return void res.writeHead(404).end();
         res.writeHead(200, { "content-type": "video/mp2t" }).end(MEDIA.subarray(n * 1000, n * 1000 + 1000));
@@ -156,6 +157,12 @@ describe.each(testEngines())("playing external results on %s", (engine) => {
     const segmentHits = minxSite.hits.filter((h) => /^\/hls\/6a3f9c0a\/seg-/u.test(h.path));
     expect(segmentHits.map((h) => h.headers.referer)).toEqual(["https://www.172mix.com/", "https://www.172mix.com/"]);
     // Another address with the same signature is refused before any request to the site.
+    // A media element playing the playlist itself (native HLS) asks with a Range: still read whole and rewritten.
+    const ranged = await play("172minx", "6a3f9c0a", { range: "bytes=0-" });
+    expect(ranged.statusCode).toBe(200);
+    const addresses = (body: string) => body.split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((l) => new URL(l, "http://x").searchParams.get("u"));
+    expect(addresses(ranged.body)).toEqual(addresses(res.body));
+    expect(minxSite.hits.filter((h) => h.path === "/hls/6a3f9c0a/index.m3u8").map((h) => h.headers.range)).toEqual([undefined, undefined]);
     const tampered = new URL(segments[0]!, "http://x");
     tampered.searchParams.set("u", `${minxSite.url}${MEDIA_PATH}`);
     const refused = await app.inject({ url: `${tampered.pathname}${tampered.search}` });

@@ -58,9 +58,13 @@ async function stream(request: FastifyRequest, reply: FastifyReply, { url, media
     if (!reply.raw.writableFinished && !(body?.readableEnded ?? false)) controller.abort();
   });
   const headers: Record<string, string> = { ...media.headers };
-  for (const name of ["range", "if-range"] as const) {
-    const value = request.headers[name];
-    if (typeof value === "string") headers[name] = value;
+  // A playlist is read whole and rewritten: a media element's `Range: bytes=0-` would get a 206
+  // from the site, which we cannot rewrite. Media and segments pass the browser's Range on.
+  if (!isPlaylist(url, undefined)) {
+    for (const name of ["range", "if-range"] as const) {
+      const value = request.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
   }
   const upstream = await streamer.open(url, headers, controller.signal);
   body = upstream.body;
