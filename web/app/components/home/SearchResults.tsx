@@ -1,4 +1,5 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
+import { showDefaultCover } from "../../lib/default-cover";
 import { DEFAULT_COVER } from "@contracts/player-texts";
 import type { SearchResult } from "@contracts/search";
 import { Link } from "react-router";
@@ -61,11 +62,6 @@ export function SearchResults({
 }
 
 /** A site's cover that does not load (moved, hot-link refused) gives way to ours, once. */
-function showDefaultCover(event: React.SyntheticEvent<HTMLImageElement>) {
-  const img = event.currentTarget;
-  if (!img.src.endsWith(DEFAULT_COVER)) img.src = DEFAULT_COVER;
-}
-
 function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly KnownSite[] }) {
   const external = isExternalHit(item);
   const logo = siteLogo(item, sites);

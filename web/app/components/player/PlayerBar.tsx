@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { showDefaultCover } from "../../lib/default-cover";
 import { Link } from "react-router";
 import { formatDuration } from "../suite/format";
 import { Icon, type IconName } from "./icons";
@@ -36,7 +37,7 @@ export function PlayerBar() {
   return (
     <div className={styles.bar} data-player-bar="">
       <div className={styles.now}>
-        <img className={styles.cover} src={item.cover} alt="" width={44} height={44} />
+        <img className={styles.cover} src={item.cover} alt="" width={44} height={44} onError={showDefaultCover} />
         <div className={styles.titles}>
           {item.page ? (
             <Link to={item.page} className={styles.name} title={item.name}>
