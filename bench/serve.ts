@@ -12,6 +12,9 @@
  * database, between runs). Charts are rebuilt once before listening, as at start-up.
  * `--members N` makes N members `benchmember1…N` with the password BENCH_MEMBER_PASSWORD (for
  * bench/login.ts; made once, kept).
+ * `--sources {json}` searches the three built-in sources beside the catalogue, each pointed
+ * where the JSON's per-code overrides say (`createSourceAdapters({ overrides })`: fixture sites
+ * for bench/search-sources.ts); `--breaker-threshold N` sets the sources' circuit breaker.
  * When listening it prints one line `READY {json}` with the port and sample paths, or sends
  * the same object over IPC when started by bench/api.ts or bench/lighthouse.ts.
  */
@@ -25,6 +28,7 @@ import { users } from "../server/db/schema/index.js";
 import { queryRows } from "../server/db/sql.js";
 import { hashPassword } from "../server/modules/accounts/passwords.js";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
+import { createSourceAdapters, type SourceOverride } from "../server/modules/sources/registry.js";
 import { BENCH_MEMBER_PASSWORD } from "./bench-server.js";
 
 export interface BenchTarget {
@@ -46,6 +50,8 @@ const { values } = parseArgs({
     web: { type: "boolean", default: false },
     port: { type: "string", default: "0" },
     members: { type: "string", default: "0" },
+    sources: { type: "string" },
+    "breaker-threshold": { type: "string" },
   },
 });
 
@@ -57,7 +63,21 @@ const config = {
 };
 if (!config.databaseUrl && !process.env.DATA_DIR) throw new Error("set DATABASE_URL or DATA_DIR (the seeded database is kept there)");
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const app = await buildApp({ config, database, logger: false, web: values.web });
+const external = values.sources
+  ? createSourceAdapters({
+      userAgent: "DJSearchBot/1.0 (+http://127.0.0.1/bench)",
+      logger: { warn: () => undefined },
+      overrides: JSON.parse(values.sources) as Record<string, SourceOverride>,
+    })
+  : undefined;
+const app = await buildApp({
+  config,
+  database,
+  logger: false,
+  web: values.web,
+  sourceAdapters: external?.sources,
+  ...(values["breaker-threshold"] ? { sourceBreaker: { failureThreshold: Number(values["breaker-threshold"]) } } : {}),
+});
 const t0 = performance.now();
 const media = await prepareDemoMedia(config.dataDir);
 // Through the app's write service, as every writer: the same derived columns and change events.
@@ -101,6 +121,7 @@ else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 1
 
 const stop = async () => {
   await app.close();
+  external?.close();
   await database.close();
   process.exit(0);
 };
