@@ -1,4 +1,4 @@
-import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from "react";
+import { Component, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from "react";
 import { importWithReload } from "../lib/chunk-reload";
 import { useSiteMessage } from "./feedback";
 
@@ -49,5 +49,27 @@ export function LazyPart<P extends object>({
         <Part {...props} />
       </Suspense>
     </FailureBoundary>
+  );
+}
+
+/**
+ * A dialog whose code loads the first time `open` turns true and then stays mounted (so it can
+ * animate closed). When its chunk fails, the dialog's store is closed and the next open retries.
+ */
+export function LazyDialog({ open, close, load }: { open: boolean; close: () => void; load: Loader<object> }) {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (open) setWanted(true);
+  }, [open]);
+  if (!wanted) return null;
+  return (
+    <LazyPart
+      load={load}
+      props={{}}
+      onFail={() => {
+        close();
+        setWanted(false);
+      }}
+    />
   );
 }

@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-import { LazyPart } from "../LazyPart";
+import { LazyDialog } from "../LazyPart";
 import { useLoginDialog } from "./login-dialog-store";
 
 // The dialog (Modal, Tabs, Form) stays out of the initial bundle until someone opens it.
@@ -8,19 +7,5 @@ const loadDialog = () => import("./LoginDialog");
 export function LoginDialogHost() {
   const open = useLoginDialog((s) => s.open);
   const close = useLoginDialog((s) => s.close);
-  const [wanted, setWanted] = useState(false);
-  useEffect(() => {
-    if (open) setWanted(true);
-  }, [open]);
-  if (!wanted) return null;
-  return (
-    <LazyPart
-      load={loadDialog}
-      props={{}}
-      onFail={() => {
-        close();
-        setWanted(false);
-      }}
-    />
-  );
+  return <LazyDialog open={open} close={close} load={loadDialog} />;
 }

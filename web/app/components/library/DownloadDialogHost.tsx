@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-import { LazyPart } from "../LazyPart";
+import { LazyDialog } from "../LazyPart";
 import { useDownloadDialog } from "./download-dialog-store";
 
 // The dialog (antd Modal, Input, Alert) stays out of the page's bundle until a member opens it.
@@ -9,19 +8,5 @@ const loadDialog = () => import("./DownloadDialog");
 export function DownloadDialogHost() {
   const open = useDownloadDialog((s) => s.target !== null);
   const close = useDownloadDialog((s) => s.close);
-  const [wanted, setWanted] = useState(false);
-  useEffect(() => {
-    if (open) setWanted(true);
-  }, [open]);
-  if (!wanted) return null;
-  return (
-    <LazyPart
-      load={loadDialog}
-      props={{}}
-      onFail={() => {
-        close();
-        setWanted(false);
-      }}
-    />
-  );
+  return <LazyDialog open={open} close={close} load={loadDialog} />;
 }
