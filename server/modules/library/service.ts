@@ -17,6 +17,7 @@ import {
   type PlayerState,
   POSITIONS_MAX,
   type PutQueue,
+  type QueueEntry,
 } from "@contracts/library";
 import { suitePath } from "@contracts/paths";
 import { DEFAULT_ARTIST, DEFAULT_COVER } from "@contracts/player-texts";
@@ -25,7 +26,7 @@ import { AppError, badRequest, notFound } from "../../errors.js";
 import type { Clock } from "../../lib/clock.js";
 import type { EphemeralStore } from "../../lib/ephemeral-store.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
-import { type CommentRow, libraryRepo, type Mark } from "./repo.js";
+import { type CommentRow, libraryRepo, type Mark, type QueueItemRow } from "./repo.js";
 
 export interface LibraryDeps {
   writes: CatalogueWriteService;
@@ -40,6 +41,19 @@ export function commenterName(row: Pick<CommentRow, "nickname" | "username">): s
   if (row.nickname.trim()) return row.nickname;
   const chars = [...row.username];
   return chars.length <= 2 ? `${chars[0] ?? ""}***` : `${chars[0]}***${chars.at(-1)}`;
+}
+
+/** What the player needs of an item (a queue entry; the favourites list adds to it). */
+function toQueueEntry(r: QueueItemRow): QueueEntry {
+  return {
+    id: Number(r.id),
+    name: r.title,
+    artist: r.artist || DEFAULT_ARTIST,
+    cover: r.cover || DEFAULT_COVER,
+    palyurl: r.play_url,
+    playtype: r.playtype,
+    url: suitePath(Number(r.id)),
+  };
 }
 
 function toComment(row: CommentRow): Comment {
@@ -121,14 +135,8 @@ export function libraryService(db: AppDatabase, { writes, ephemeral, clock }: Li
       return {
         total,
         list: rows.map((r) => ({
-          id: r.id,
-          name: r.title,
-          artist: r.artist || DEFAULT_ARTIST,
-          cover: r.cover || DEFAULT_COVER,
-          palyurl: r.play_url,
-          playtype: r.playtype,
+          ...toQueueEntry(r),
           kind: r.kind,
-          url: suitePath(r.id),
           vipdown: r.vipdown,
           price: r.price,
           downloadable: r.downloadable,
@@ -212,10 +220,7 @@ export function libraryService(db: AppDatabase, { writes, ephemeral, clock }: Li
         queue: {
           index,
           updatedAt: queue.updatedAt,
-          items: kept.map((id) => {
-            const r = found.get(id)!;
-            return { id, name: r.title, artist: r.artist || DEFAULT_ARTIST, cover: r.cover || DEFAULT_COVER, palyurl: r.play_url, playtype: r.playtype, url: suitePath(id) };
-          }),
+          items: kept.map((id) => toQueueEntry(found.get(id)!)),
         },
       };
     },
