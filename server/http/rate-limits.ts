@@ -21,6 +21,13 @@ export const RATE_LIMITS = {
   playReport: { max: 30, timeWindow: 60_000 },
   /** GET /captcha.html: each image is a stored answer; a person needs a few a minute. */
   captcha: { max: 60, timeWindow: 60_000 },
+  /**
+   * The public email-code calls (send, check, does this address exist): on top of the services'
+   * per-address and per-code rules (ADR 0018), a wall for address probing and code guessing.
+   */
+  emailCodes: { max: 30, timeWindow: 60_000 },
+  /** POST /api/user/reset-password: a code has 5 tries; this bounds guessing across codes. */
+  resetPassword: { max: 20, timeWindow: 60_000 },
   /** New visitor ids issued to one IP: past this, a cookie-less request is served but not counted. */
   newVisitors: { max: 120, timeWindow: 10 * 60_000 },
 } as const;

@@ -23,14 +23,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, badRequest } from "../../errors.js";
 import { bearerToken } from "../../http/auth.js";
+import { rateLimitConfig } from "../../http/rate-limits.js";
 import { hashToken } from "../accounts/session-service.js";
 import type { AppServices } from "../../services.js";
-
-/**
- * Per-IP limits of the public calls, on top of the per-address and per-code rules of the
- * services (ADR 0018): enough for a person, a wall for address probing and code guessing.
- */
-const limit = (max: number) => ({ max, timeWindow: 60_000, cache: 10_000 });
 
 /** An unexpected failure (database, disk) answers the spec's fallback text, logged. */
 async function orFallback<T>(log: FastifyBaseLogger, message: string, run: () => Promise<T>): Promise<T> {
@@ -53,7 +48,7 @@ export const profileRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
   api.post(
     paths.sendCode,
     {
-      config: { access: "public", optionalUser: true, rateLimit: limit(30) },
+      config: { access: "public", optionalUser: true, rateLimit: rateLimitConfig("emailCodes") },
       schema: {
         tags,
         summary: "发送邮箱验证码 (event: resetpwd 游客; verifyemail 发到当前邮箱、changeemail 发到新邮箱 需登录)",
@@ -72,7 +67,7 @@ export const profileRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
   api.post(
     paths.checkCode,
     {
-      config: { access: "public", optionalUser: true, rateLimit: limit(30) },
+      config: { access: "public", optionalUser: true, rateLimit: rateLimitConfig("emailCodes") },
       schema: {
         tags,
         summary: "校验邮箱验证码 (verifyemail: 用掉验证码，10分钟内可修改邮箱)",
@@ -90,7 +85,7 @@ export const profileRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
   api.post(
     paths.checkEmailExist,
     {
-      config: { access: "public", rateLimit: limit(30) },
+      config: { access: "public", rateLimit: rateLimitConfig("emailCodes") },
       schema: {
         tags,
         summary: "邮箱是否已注册 (找回密码第一步): 已注册 code 1，未注册 404 该邮箱未注册",
@@ -107,7 +102,7 @@ export const profileRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
   api.post(
     paths.resetPassword,
     {
-      config: { access: "public", rateLimit: limit(20) },
+      config: { access: "public", rateLimit: rateLimitConfig("resetPassword") },
       schema: {
         tags,
         summary: "凭邮箱验证码重置密码 (该账号所有登录状态失效)",
