@@ -28,6 +28,7 @@ import { externalSearch } from "./modules/sources/search-sources.js";
 import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
+import { staticSourceDirectory } from "./modules/sources/directory.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
 
@@ -117,6 +118,7 @@ export function createServices({
       now: () => clock().getTime(),
     }),
     sourceHealth: sources.health,
+    sourceDirectory: staticSourceDirectory(sourceAdapters),
     sourcePlay: sourcePlayService(sourceAdapters, { now: () => clock().getTime() }),
     visitors: visitorService(db),
     sessions,

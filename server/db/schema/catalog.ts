@@ -23,6 +23,10 @@ export const sourceSites = pgTable("source_sites", {
   homepage: text("homepage").notNull(),
   enabled: boolean("enabled").notNull().default(true),
   sort: integer("sort").notNull().default(0),
+  /** A generic source's adapter configuration (adapters/generic-config.ts); null for the built-in adapters. */
+  adapterConfig: jsonb("adapter_config").$type<Record<string, unknown>>(),
+  /** Minutes between scheduled collection jobs; 0 = collected only when an admin starts it. */
+  collectIntervalMinutes: integer("collect_interval_minutes").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -170,6 +174,17 @@ export const collectedItems = pgTable(
     /** Source site code; not a foreign key because generic adapters may collect from unlisted sites. */
     source: text("source").notNull(),
     sourceUrl: text("source_url").notNull(),
+    /** The item's id on its site (play-time resolution and processing need it). */
+    sourceId: text("source_id"),
+    artist: text("artist"),
+    cover: text("cover"),
+    kind: text("kind", { enum: ITEM_KINDS }),
+    playtype: text("playtype", { enum: PLAY_TYPES }).notNull().default("mp3"),
+    /** The site's category key and name where the item was found (processing maps it to ours). */
+    sourceCategory: text("source_category"),
+    sourceCategoryName: text("source_category_name"),
+    /** The source's chart positions as last collected, e.g. {"week:mix": 3}. */
+    chartPositions: jsonb("chart_positions").$type<Record<string, number>>().notNull().default({}),
     filename: text("filename"),
     sizeBytes: bigint("size_bytes", { mode: "number" }),
     durationSec: integer("duration_sec"),
@@ -177,11 +192,15 @@ export const collectedItems = pgTable(
     raw: jsonb("raw").$type<Record<string, unknown>>(),
     itemId: integer("item_id").references(() => items.id, { onDelete: "set null" }),
     processedAt: tstz("processed_at"),
+    /** Last time a collection job saw it listed. */
+    lastSeenAt: tstz("last_seen_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     oneOf("collected_items_status_check", t.status, ["0", "1"]),
+    oneOf("collected_items_kind_check", t.kind, ITEM_KINDS),
+    oneOf("collected_items_playtype_check", t.playtype, PLAY_TYPES),
     uniqueIndex("collected_items_source_url_uq").on(t.source, t.sourceUrl),
     index("collected_items_status_idx").on(t.status, t.createdAt),
     index("collected_items_title_trgm_idx").using("gin", sql`lower(${t.title}) gin_trgm_ops`),

@@ -3,3 +3,4 @@ export * from "./catalog.js";
 export * from "./library.js";
 export * from "./plays.js";
 export * from "./system.js";
+export * from "./collect.js";
