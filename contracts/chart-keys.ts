@@ -12,6 +12,13 @@ export const CHART_TYPES = ["mix", "single"] as const;
 export const CHART_PERIOD_NAMES = ["day", "week", "month", "quarter"] as const;
 export const SINGLE_CHART_PERIODS = ["week", "month", "quarter"] as const;
 
+/**
+ * Which board `getrank` answers (ADR 0025): `plays`, our qualified plays (the default, the
+ * spec's answer), or `site`, the site's own chart as last collected from it.
+ */
+export const CHART_BOARDS = ["plays", "site"] as const;
+export type ChartBoard = (typeof CHART_BOARDS)[number];
+
 export type ChartSite = (typeof CHART_SITES)[number] | typeof LOCAL_CHART_SITE;
 export type ChartType = (typeof CHART_TYPES)[number];
 export type ChartPeriodName = (typeof CHART_PERIOD_NAMES)[number];

@@ -80,7 +80,8 @@ export function createServices({
   // A kept answer whose background refresh fails is still served: say so in the log.
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
   const writes = catalogueWriteService(db, bus);
-  const charts = chartsService(db, { caches, bus, clock });
+  const sourceDirectory = staticSourceDirectory(sourceAdapters);
+  const charts = chartsService(db, { caches, bus, clock, sources: sourceDirectory });
   const categories = categoryService(db, { charts, caches, bus });
   const views = viewBuffer(db, writes);
   // Captcha answers, login failures, code throttles: per process until Redis (roadmap 9).
@@ -118,7 +119,7 @@ export function createServices({
       now: () => clock().getTime(),
     }),
     sourceHealth: sources.health,
-    sourceDirectory: staticSourceDirectory(sourceAdapters),
+    sourceDirectory,
     sourcePlay: sourcePlayService(sourceAdapters, { now: () => clock().getTime() }),
     visitors: visitorService(db),
     sessions,

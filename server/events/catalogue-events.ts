@@ -10,6 +10,8 @@
  * - `categories`, `blocks`, `sources`: rows of those tables changed (names, order, switches).
  * - `charts`: the charts were rebuilt from plays (not a catalogue write; answers that show
  *   charts refresh in the background rather than drop).
+ * - `sourceCharts`: a collection stored the named sites' own charts (`source_chart_entries`);
+ *   the charts panel's site board drops them (charts service `sourceChartsChanged`).
  */
 export type ChangeAction = "created" | "updated" | "deleted";
 
@@ -19,6 +21,7 @@ export type CatalogueEvent =
   | { type: "categories"; action: ChangeAction; ids: number[] }
   | { type: "blocks"; action: ChangeAction; ids: number[] }
   | { type: "sources"; action: ChangeAction; codes: string[] }
-  | { type: "charts" };
+  | { type: "charts" }
+  | { type: "sourceCharts"; codes: string[] };
 
 export type CatalogueEventType = CatalogueEvent["type"];

@@ -71,6 +71,7 @@ describe.each(testEngines())("GET /api/forntend/getrank on %s", (engine) => {
   it("is in the OpenAPI document", async () => {
     const doc = (await app.inject({ url: "/api/docs/json" })).json();
     expect(doc.paths["/api/forntend/getrank"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      "board",
       "period",
       "site",
       "type",

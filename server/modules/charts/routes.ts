@@ -1,4 +1,4 @@
-import { getRankDataSchema, getRankQuerySchema } from "@contracts/charts";
+import { getRankAnswerSchema, getRankQuerySchema } from "@contracts/charts";
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -15,10 +15,13 @@ export const chartRoutes: FastifyPluginAsync<{ services: AppServices }> = async 
       config: { access: "public" },
       schema: {
         tags: ["frontend"],
-        summary: "榜单 (one chart: site djuu|172minx|vvvdj|local, type mix|single, period day|week|month|quarter)",
-        description: "Singles have no day chart: type=single&period=day answers 400.",
+        summary: "榜单 (one chart: site djuu|172minx|vvvdj|local, type mix|single, period day|week|month|quarter, board plays|site)",
+        description:
+          "Singles have no day chart: type=single&period=day answers 400. board=plays (default) is our qualified plays " +
+          "(the spec's answer); board=site is the site's own chart as last collected (board, website, and lines linked to " +
+          "our catalogue or to the source page), not for site=local.",
         querystring: getRankQuerySchema,
-        response: { 200: envelope(getRankDataSchema) },
+        response: { 200: envelope(getRankAnswerSchema) },
       },
     },
     async (request) => ok(await charts.getRank(request.query)),

@@ -8,8 +8,10 @@ import {
   type ChartPeriodName,
   type ChartSide,
   type ChartType,
+  type GetRankAnswer,
   type GetRankData,
   type GetRankQuery,
+  type SideKey,
   type SiteCharts,
 } from "@contracts/charts";
 import { DEFAULT_COVER } from "@contracts/player-texts";
@@ -17,7 +19,9 @@ import type { AppDatabase } from "../../db/open.js";
 import { type EventBus, inProcessBus } from "../../events/bus.js";
 import { CacheRegistry } from "../../lib/cache.js";
 import { badRequest } from "../../errors.js";
+import type { SourceDirectory } from "../sources/directory.js";
 import { chartsRepo, type ChartRow, type ChartWindow } from "./repo.js";
+import { sourceCharts } from "./source-charts.js";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -96,9 +100,21 @@ export interface ChartSideOptions {
 export function chartsService(
   db: AppDatabase,
   // Standalone (scripts, tests): caches and events of its own.
-  { caches = new CacheRegistry(), bus = inProcessBus(), clock = () => new Date() }: { caches?: CacheRegistry; bus?: EventBus; clock?: () => Date } = {},
+  {
+    caches = new CacheRegistry(),
+    bus = inProcessBus(),
+    clock = () => new Date(),
+    sources,
+  }: {
+    caches?: CacheRegistry;
+    bus?: EventBus;
+    clock?: () => Date;
+    /** The external sources in use: names and the HLS hint of the sites' own charts. */
+    sources?: Pick<SourceDirectory, "get">;
+  } = {},
 ) {
   const repo = chartsRepo(db);
+  const siteBoards = sourceCharts(db, { caches, bus, sources });
   let running: Promise<RebuildResult> | undefined;
   const sides = caches.create<ChartSide>({ name: "chart-side", maxEntries: 8, freshMs: SIDE_CACHE_MS });
   bus.subscribe((event) => {
@@ -143,22 +159,40 @@ export function chartsService(
       return sides.get(`${options.sites?.join(",") ?? "*"}|${limit}`, () => buildSide(options.sites, limit));
     },
 
-    /** One chart for the panel's switches; singles have no day chart (400). */
-    async getRank({ site, type, period }: GetRankQuery, limit = SIDE_LIMIT): Promise<GetRankData> {
+    /**
+     * One chart for the panel's switches; singles have no day chart (400). `board` plays (the
+     * default) is our qualified plays; `site` is the site's own chart as last collected.
+     */
+    async getRank(query: Omit<GetRankQuery, "board"> & Partial<Pick<GetRankQuery, "board">>, limit = SIDE_LIMIT): Promise<GetRankAnswer> {
+      const { site, type, period, board = "plays" } = query;
       const key = sideKey(type, period);
       if (!key) throw badRequest(chartMessages.noSingleDay);
-      const rows = await repo.chart(site, type, period, limit);
-      const at = rows.length ? new Date(rows[0].computedAt) : await repo.lastComputedAt();
-      return {
-        site,
-        type,
-        period,
-        key,
-        list: rows.map((r, i) => toItem(r, i + 1)),
-        updateTime: at ? Math.floor(at.getTime() / 1000) : 0,
-      };
+      if (board === "plays") return playsChart(site, type, period, key, limit);
+      if (site === LOCAL_CHART_SITE) throw badRequest(chartMessages.noLocalSiteBoard);
+      return siteBoards.chart(site, type, period, key, limit);
+    },
+
+    /**
+     * The collector calls this after it stored `site`'s charts (source_chart_entries): a
+     * `sourceCharts` event drops the site's kept charts in every listening cache.
+     */
+    sourceChartsChanged(site: string | readonly string[]): void {
+      siteBoards.changed(site);
     },
   };
+
+  async function playsChart(site: string, type: ChartType, period: ChartPeriodName, key: SideKey, limit: number): Promise<GetRankData> {
+    const rows = await repo.chart(site, type, period, limit);
+    const at = rows.length ? new Date(rows[0].computedAt) : await repo.lastComputedAt();
+    return {
+      site,
+      type,
+      period,
+      key,
+      list: rows.map((r, i) => toItem(r, i + 1)),
+      updateTime: at ? Math.floor(at.getTime() / 1000) : 0,
+    };
+  }
 
   async function buildSide(sites: readonly string[] | undefined, limit: number): Promise<ChartSide> {
     const wanted = sites ?? [...CHART_SITES, LOCAL_CHART_SITE];

@@ -77,6 +77,8 @@ export function homeService(
   const shown = new WeakMap<HomePage, Set<number>>();
   bus.subscribe((event) => {
     if (event.type === "charts") return home.markStale();
+    // The home page does not carry the sites' own charts (the panel asks getrank for them).
+    if (event.type === "sourceCharts") return;
     if (event.type !== "itemCounts") return home.clear();
     // The most-favourited list moves with counts: only a page that shows one of the items changes.
     const page = home.peek("");
