@@ -1,5 +1,6 @@
 // Type-only: erased from the bundle, so no zod reaches the browser.
-import type { ChartItem, ChartSide, GetRankData } from "@contracts/charts";
+import type { ChartItem, ChartSide, GetRankData, SiteRankData, SourceChartItem } from "@contracts/charts";
+import type { CatalogueItem } from "@contracts/catalogue-item";
 import { type ChartPeriodName, type ChartType, type SideKey, sideKey } from "@contracts/chart-keys";
 import { apiGet } from "../../lib/api";
 
@@ -30,4 +31,41 @@ export async function fetchChart(site: string, type: ChartType, period: ChartPer
   const body = await apiGet<GetRankData>(`/api/forntend/getrank?${new URLSearchParams({ site, type, period })}`, null);
   if (!body || body.code !== 1) throw new Error(body?.msg || "榜单加载失败");
   return body.data.list;
+}
+
+/** GET /api/forntend/getrank?board=site: the site's own chart as last collected (ADR 0025). */
+export async function fetchSiteChart(site: string, type: ChartType, period: ChartPeriodName): Promise<SourceChartItem[]> {
+  const query = new URLSearchParams({ site, type, period, board: "site" });
+  const body = await apiGet<SiteRankData>(`/api/forntend/getrank?${query}`, null);
+  if (!body || body.code !== 1) throw new Error(body?.msg || "榜单加载失败");
+  return body.data.list;
+}
+
+/**
+ * A site chart line as the list item the play button takes: linked lines play our item, the
+ * others the source-play route (with the HLS hint), as search hits do.
+ */
+export function siteChartPlayable(entry: SourceChartItem, site: string, type: ChartType): CatalogueItem {
+  return {
+    id: entry.id,
+    name: entry.name,
+    artist: entry.artist,
+    cover: entry.cover,
+    palyurl: entry.palyurl,
+    ...(entry.mimeType ? { mimeType: entry.mimeType } : {}),
+    playtype: entry.playtype,
+    kind: type,
+    channel: site,
+    website: entry.website,
+    websitelogo: "",
+    category: "",
+    cidurl: "",
+    time: 0,
+    weburl: entry.weburl,
+    url: entry.url,
+    vipdown: "0",
+    price: 0,
+    view_count: 0,
+    source: entry.external ? site : "local",
+  };
 }
