@@ -128,6 +128,9 @@ describe.each(testEngines())("GET /api/forntend/index on %s", (engine) => {
       // By hand in SQL the kept page stands (until its 30 s are up) ...
       await t.database.db.execute(sql`update items set status = 'hidden' where status = 'normal'`); // behind the write service's back
       expect((await home()).data.total).toBe(before.data.total);
+      // A site's collected chart is not on the home page: storing one keeps the page too.
+      t.app.services.charts.sourceChartsChanged("djuu");
+      expect((await home()).data.total).toBe(before.data.total);
       // ... a write through it shows on the very next request.
       await t.app.services.writes.setItemsStatus(visible.map((r) => r.id), "hidden");
       expect((await home()).data.total).toBe(0);
