@@ -120,6 +120,12 @@ describe.each(testEngines())("getrank board=site (the sites' own charts) on %s",
     const hls = (await getrank("?site=vvvdj&type=mix&period=day&board=site")).json().data;
     expect(hls).toMatchObject({ website: "清风DJ", key: "rank_day" });
     expect(hls.list).toEqual([expect.objectContaining({ id: "vvvdj:9001", palyurl: "/api/forntend/source-play?source=vvvdj&id=9001", mimeType: HLS })]);
+    // Stored without the site's id: listed and linked out, but with nothing to play.
+    const noId = await src.item("172minx", "x", "无编号", { sourceId: null, sourceUrl: "https://www.172mix.example/play/x" });
+    await src.chart("172minx", "single", "month", [noId]);
+    app.services.charts.sourceChartsChanged("172minx");
+    const minx = (await getrank("?site=172minx&type=single&period=month&board=site")).json().data.list;
+    expect(minx).toEqual([expect.objectContaining({ id: "172minx:rank-1", palyurl: "", url: "https://www.172mix.example/play/x", external: true })]);
     // DJUU is not HLS: no hint.
     const djuu = (await getrank("?site=djuu&type=mix&period=week&board=site")).json().data;
     expect(djuu.list.every((e: { mimeType?: string }) => e.mimeType === undefined)).toBe(true);

@@ -26,7 +26,8 @@ export function toSourceChartItem(row: SourceChartRow, site: string, website: st
   // The route's address cannot say it leads to an HLS playlist: the hint does (as search hits).
   const viaRoute = palyurl.startsWith(SOURCE_PLAY_PATH);
   return {
-    id: linked ? row.itemId! : `${site}:${row.sourceId ?? row.rank}`,
+    // No source id (the collector could not read one): named by its rank, and it cannot play.
+    id: linked ? row.itemId! : `${site}:${row.sourceId ?? `rank-${row.rank}`}`,
     name: (linked ? row.itemTitle : null) ?? row.title,
     artist: (linked ? row.itemArtist : null) ?? row.artist ?? NO_ARTIST,
     cover: (linked ? row.itemCover : null) || row.cover || DEFAULT_COVER,
