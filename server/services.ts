@@ -12,6 +12,7 @@ import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
 import { viewBuffer } from "./modules/catalog/view-buffer.js";
 import { catalogueWriteService } from "./modules/catalogue-write/service.js";
+import { collectedService } from "./modules/collected/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
 import { homeService } from "./modules/home/service.js";
@@ -97,6 +98,7 @@ export function createServices({
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
   const sources = externalSearch({ sourceAdapters, caches, bus, clock, logger, breaker: sourceBreaker });
+  const sourceDirectory = staticSourceDirectory(sourceAdapters);
   return {
     bus,
     clock,
@@ -118,7 +120,8 @@ export function createServices({
       now: () => clock().getTime(),
     }),
     sourceHealth: sources.health,
-    sourceDirectory: staticSourceDirectory(sourceAdapters),
+    sourceDirectory,
+    collected: collectedService(db, { writes, sourceDirectory, logger }),
     sourcePlay: sourcePlayService(sourceAdapters, { now: () => clock().getTime() }),
     visitors: visitorService(db),
     sessions,
