@@ -110,6 +110,9 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
     expect(rowsOf(await f({ source: "djuu" }, { source: "<>" }))).toEqual([ids.b, ids.c]);
     expect(rowsOf(await f({ title: "串烧" }, { title: "LIKE" }))).toEqual([ids.b, ids.c]);
     expect(rowsOf(await f({ duration: "251," }, { duration: "BETWEEN" }))).toEqual([ids.b]);
+    expect(rowsOf(await f({ duration: "251,4000" }, { duration: "NOT BETWEEN" }))).toEqual([ids.a]);
+    expect(rowsOf(await f({ source: "djuu" }, { source: "FIND_IN_SET" }))).toEqual([ids.a, ids.d]);
+    expect(rowsOf(await f({ id: `${ids.a},${ids.c}` }, { id: "NOT IN" }))).toEqual([ids.b, ids.d]);
     expect(rowsOf(await f({ artist: "NULL" }))).toEqual([ids.b, ids.c]);
     expect(rowsOf(await f({ kind: "" }, { kind: "NOT NULL" }))).toEqual([ids.a, ids.b]);
     expect(rowsOf(await f({ createtime: "2026-11-01 00:00:00 - 2026-11-01 23:59:59" }, { createtime: "RANGE" }))).toEqual([ids.d]);
