@@ -135,6 +135,15 @@ describe.each(testEngines())("processing collected items on %s", (engine) => {
     expect(await collected(b)).toMatchObject({ status: 1, itemId: first!.itemId });
   });
 
+  it("two admins processing rows of one site item at once still make one item", async () => {
+    const rows = await Promise.all([0, 1, 2, 3].map((n) => collect({ source: "djuu", sourceId: "201050", title: `同时处理 ${n}`, sourceUrl: `https://www.djuu.com/play/201050.html?from=${n}` })));
+    const outcomes = (await Promise.all(rows.map((id) => process([id])))).flat();
+    expect(outcomes.every((o) => o.error === null)).toBe(true);
+    expect(new Set(outcomes.map((o) => o.itemId)).size).toBe(1);
+    expect(outcomes.filter((o) => o.action === "created")).toHaveLength(1);
+    expect(await db().select({ id: items.id }).from(items).where(eq(items.sourceId, "201050"))).toHaveLength(1);
+  });
+
   it("maps categories and kinds: the site's category by name, else the kind's parent; the kind rule of SOURCES.md", async () => {
     const cases: [CollectedFields, { kind: string; categoryId: number | null }][] = [
       // Named like ours: that category, and its group says mix though the collector did not.
