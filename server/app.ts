@@ -17,6 +17,7 @@ import { authRoutes } from "./modules/accounts/auth-routes.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
 import { adminSessionRoutes } from "./modules/admin/session-routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
+import { collectedRoutes } from "./modules/collected/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(searchRoutes, { services });
   await app.register(sourceHealthRoutes, { services });
   await app.register(sourcePlayRoutes, { services });
+  await app.register(collectedRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

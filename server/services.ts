@@ -12,6 +12,7 @@ import { navigationService } from "./modules/catalog/navigation-service.js";
 import { suiteService } from "./modules/catalog/suite-service.js";
 import { viewBuffer } from "./modules/catalog/view-buffer.js";
 import { catalogueWriteService } from "./modules/catalogue-write/service.js";
+import { collectedService } from "./modules/collected/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
 import { homeService } from "./modules/home/service.js";
@@ -120,6 +121,7 @@ export function createServices({
     }),
     sourceHealth: sources.health,
     sourceDirectory,
+    collected: collectedService(db, { writes, sourceDirectory, logger }),
     sourcePlay: sourcePlayService(sourceAdapters, { now: () => clock().getTime() }),
     visitors: visitorService(db),
     sessions,

@@ -1,5 +1,6 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { DEFAULT_ARTIST, DEFAULT_COVER } from "@contracts/player-texts";
+import { hasHlsHint, HLS_MIME_TYPE } from "@contracts/play-format";
 import { categoryPath, suitePath } from "@contracts/paths";
 import { sql } from "drizzle-orm";
 
@@ -38,6 +39,8 @@ export function toCatalogueItem(row: CatalogueItemRow): CatalogueItem {
     artist: row.artist || DEFAULT_ARTIST,
     cover: row.cover || DEFAULT_COVER,
     palyurl: row.play_url,
+    // A collected item of an HLS-only site plays through our route: its stored hint says HLS (ADR 0024).
+    ...(hasHlsHint(row.play_url) ? { mimeType: HLS_MIME_TYPE } : {}),
     playtype: row.playtype,
     kind: row.kind,
     channel: row.source_site,

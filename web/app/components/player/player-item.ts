@@ -1,6 +1,7 @@
 import { DEFAULT_ARTIST, DEFAULT_COVER } from "@contracts/player-texts";
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import type { DjListNode, MusicInfo } from "@contracts/suite";
+import { HLS_MIME_TYPE, isHlsAddress } from "@contracts/play-format";
 
 export interface Track {
   label: string;
@@ -22,18 +23,21 @@ export interface PlayerItem {
   tracks?: Track[];
 }
 
-export const HLS_MIME = "application/vnd.apple.mpegurl";
+export const HLS_MIME = HLS_MIME_TYPE;
 
-/** mp4 items play as video; `.m3u8` urls stream (HLS); everything else is audio. */
+/**
+ * mp4 items play as video; `.m3u8` urls and our play route's HLS-hinted addresses (collected
+ * items of HLS-only sites) stream (HLS); everything else is audio.
+ */
 export function mimeTypeOf(url: string, playtype: "mp3" | "mp4"): string {
-  if (/\.m3u8(\?|#|$)/i.test(url)) return HLS_MIME;
+  if (isHlsAddress(url)) return HLS_MIME;
   if (playtype === "mp4") return "video/mp4";
   if (/\.m4a(\?|#|$)/i.test(url)) return "audio/mp4";
   return "audio/mpeg";
 }
 
 export const isVideo = (item: Pick<PlayerItem, "mimeType"> | undefined) => !!item?.mimeType.startsWith("video/");
-export const isHls = (item: Pick<PlayerItem, "url" | "mimeType">) => item.mimeType === HLS_MIME || /\.m3u8(\?|#|$)/i.test(item.url);
+export const isHls = (item: Pick<PlayerItem, "url" | "mimeType">) => item.mimeType === HLS_MIME || isHlsAddress(item.url);
 
 /** Same entry = same id and same media. */
 export const sameItem = (a: PlayerItem, b: PlayerItem) => String(a.id) === String(b.id) && a.url === b.url;
