@@ -28,7 +28,9 @@ import { externalSearch } from "./modules/sources/search-sources.js";
 import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
-import { staticSourceDirectory } from "./modules/sources/directory.js";
+import { liveSourceDirectory } from "./modules/sources/directory.js";
+import type { SourceNetwork } from "./modules/sources/generic-source.js";
+import { sourceAdminService } from "./modules/sources/admin-service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
 
@@ -54,6 +56,8 @@ export interface ServiceOptions {
   sourceAdapters?: SourceAdapterEntry[];
   /** Circuit breaker settings of the sources (default 5 failures, 30 s cool-down). */
   sourceBreaker?: Pick<HealthOptions, "failureThreshold" | "coolDownMs">;
+  /** Tests only: fixture addresses the sources configured in `source_sites` may reach. */
+  sourceNetwork?: SourceNetwork;
 }
 
 /**
@@ -75,6 +79,7 @@ export function createServices({
   uploadsDir = "./data/uploads",
   sourceAdapters = [],
   sourceBreaker,
+  sourceNetwork,
 }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
@@ -96,7 +101,18 @@ export function createServices({
   });
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
-  const sources = externalSearch({ sourceAdapters, caches, bus, clock, logger, breaker: sourceBreaker });
+  // The sources in use: the given built-ins plus those configured in source_sites, rebuilt on
+  // every `sources` event (ADR 0026). Search and play ask it at each use.
+  const sourceDirectory = liveSourceDirectory({
+    db,
+    bus,
+    builtins: sourceAdapters,
+    userAgent: `DJSearchBot/1.0 (+${publicUrl}/)`,
+    logger,
+    network: sourceNetwork,
+  });
+  const local = localProvider(db);
+  const sources = externalSearch({ directory: sourceDirectory, caches, bus, clock, logger, breaker: sourceBreaker });
   return {
     bus,
     clock,
@@ -112,14 +128,15 @@ export function createServices({
     views,
     suites: suiteService(db, { caches, bus, views, now: clock }),
     seo: seoService(db, { publicUrl, caches, bus }),
-    search: searchService([localProvider(db), ...sources.providers], {
+    search: searchService(() => [local, ...sources.providers()], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
       cache: sources.cache,
       now: () => clock().getTime(),
     }),
     sourceHealth: sources.health,
-    sourceDirectory: staticSourceDirectory(sourceAdapters),
-    sourcePlay: sourcePlayService(sourceAdapters, { now: () => clock().getTime() }),
+    sourceDirectory,
+    sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
+    sourceAdmin: sourceAdminService(db, { writes, directory: sourceDirectory, network: sourceNetwork }),
     visitors: visitorService(db),
     sessions,
     captcha,
