@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { sessionService } from "../accounts/session-service.js";
 import { changedLayoutPage, emptySearchPage, SEARCH_ITEMS, searchPage, serveDjuu } from "./adapters/djuu.fixtures.js";
+import { djuuSource, type FixtureSource } from "./source-search.fixtures.js";
 
 const djuuConfig = JSON.parse(readFileSync(new URL("./adapters/djuu.generic.json", import.meta.url), "utf8")) as Record<string, unknown>;
 
@@ -182,5 +183,45 @@ describe.each(testEngines())("sources configured by data on %s", (engine) => {
     const doc = (await app.inject({ url: "/api/docs/json" })).json();
     expect(Object.keys(doc.paths["/api/pandaadmin/sources/{code}"]).sort()).toEqual(["delete", "patch", "put"]);
     expect(doc.paths["/api/pandaadmin/sources"].get.summary).toMatch(/来源站点列表/u);
+  });
+});
+
+describe.each(testEngines())("built-in sources shown and switched from source_sites on %s", (engine) => {
+  let testApp: TestApp;
+  let djuu: FixtureSource;
+
+  const search = (page: string) => testApp.app.inject({ url: "/api/forntend/indexsearch", query: { keyword: "夜曲", channelid: "djuu", page } });
+
+  beforeAll(async () => {
+    djuu = await djuuSource();
+    testApp = await createTestApp(engine, { sourceAdapters: [djuu.entry] });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await djuu?.close();
+  });
+
+  it("hits carry the site's name and logo from source_sites; switched off, the site leaves search, play and health", async () => {
+    const { services } = testApp.app;
+    await services.writes.updateSourceSite("djuu", { name: "DJ呦呦", logo: "/media/demo/logos/djuu.png" });
+    await services.sourceDirectory.settled();
+    const hits = (await search("1")).json().data.list as { source: string; website: string; websitelogo: string }[];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => h.source === "djuu" && h.website === "DJ呦呦" && h.websitelogo === "/media/demo/logos/djuu.png")).toBe(true);
+    expect(services.sourceHealth.list()).toEqual([expect.objectContaining({ code: "djuu", name: "DJ呦呦", calls: 1 })]);
+
+    await services.writes.updateSourceSite("djuu", { enabled: false });
+    await services.sourceDirectory.settled();
+    expect(services.sourceDirectory.get("djuu")).toBeUndefined();
+    const before = djuu.searches();
+    expect((await search("2")).json().data).toMatchObject({ list: [], errors: [] });
+    expect(djuu.searches()).toBe(before);
+    expect(services.sourceHealth.list()).toEqual([]);
+    expect((await testApp.app.inject({ url: "/api/forntend/source-play", query: { source: "djuu", id: "201001" } })).statusCode).toBe(404);
+
+    await services.writes.updateSourceSite("djuu", { enabled: true });
+    await services.sourceDirectory.settled();
+    expect(services.sourceDirectory.get("djuu")?.adapter).toBe(djuu.entry.adapter);
   });
 });
