@@ -4,6 +4,7 @@
  * playlist written by one instance plays through another; a page answered instead of media is
  * 媒体地址无效. The sources are generic ones stored at runtime, on a fixture site.
  */
+import http from "node:http";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
@@ -52,12 +53,25 @@ describe.each(testEngines())("the play route's guards on %s", (engine) => {
         const id = new URL(req.url ?? "/", "http://x").searchParams.get("id");
         if (id === "down") return status(500, "Internal Server Error")(req, res, match);
         if (id === "slow") return hang(req, res, match);
-        const path = { hls: "/hls/index.m3u8", page: "/media/login.m4a", audio: "/media/ok.m4a", json: "/media/error.m4a" }[id ?? ""];
+        const path = { hls: "/hls/index.m3u8", page: "/media/login.m4a", audio: "/media/ok.m4a", json: "/media/error.m4a", long: "/media/long.m4a" }[id ?? ""];
         return path ? json({ url: path })(req, res, match) : json({})(req, res, match);
       })
       .route("/hls/index.m3u8", referred(file(Buffer.from(PLAYLIST), "application/vnd.apple.mpegurl")))
       .route("/hls/seg-0.ts", referred(file(SEGMENT, "video/mp2t")))
       .route("/media/ok.m4a", referred(file(AUDIO, "audio/mp4")))
+      // A long answer: 8 chunks 50 ms apart.
+      .route("/media/long.m4a", (req, res) => {
+        res.writeHead(200, { "content-type": "audio/mp4", "content-length": String(AUDIO.length) });
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write(AUDIO.subarray(sent, (sent += 1024)));
+          if (sent >= AUDIO.length) {
+            clearInterval(timer);
+            res.end();
+          }
+        }, 50);
+        res.on("close", () => clearInterval(timer));
+      })
       // The media host answers 200 with its login page, or a JSON error, instead of the audio.
       .route("/media/login.m4a", referred(html("<!DOCTYPE html><html><body>请先登录</body></html>")))
       .route("/media/error.m4a", referred(json({ code: 0, msg: "token expired" })));
@@ -104,6 +118,29 @@ describe.each(testEngines())("the play route's guards on %s", (engine) => {
     const before = listens();
     await play(app, "guarded", "page");
     expect(listens()).toBe(before + 1);
+  });
+
+  it("a stream being played keeps playing when its source's configuration is replaced", async () => {
+    const origin = await app.listen({ port: 0, host: "127.0.0.1" });
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      http
+        .get(`${origin}/api/forntend/source-play?source=guarded&id=long`, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.once("data", () => {
+            // Replaced mid-stream: the old streamer's socket stays until this answer ends.
+            void app.services.sourceAdmin.putConfig("guarded", { ...playConfig(site, "guarded"), headers: { "X-Changed": "1" } }).catch(reject);
+          });
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve(Buffer.concat(chunks)));
+          res.on("error", reject);
+        })
+        .on("error", reject);
+    });
+    expect(body.equals(AUDIO)).toBe(true);
+    expect(app.services.sourceDirectory.get("guarded")).toBeDefined();
+    expect((await play(app, "guarded", "audio")).statusCode).toBe(200);
+    expect(site.hits.filter((h) => h.path === "/listen").at(-1)!.headers["x-changed"]).toBe("1");
   });
 
   it("signs segment links with the database's key: a playlist from one instance plays through another", async () => {
