@@ -17,7 +17,7 @@ import { djuuSource, type FixtureSource } from "./source-search.fixtures.js";
 const djuuConfig = JSON.parse(readFileSync(new URL("./adapters/djuu.generic.json", import.meta.url), "utf8")) as Record<string, unknown>;
 
 /** The djuu configuration pointed at the fixture site, stored as a new site 镜像DJ (`mirror`). */
-const mirrorConfig = (site: FixtureSite) => ({ ...djuuConfig, code: "mirror", name: "镜像DJ", baseUrl: site.url, bases: { api: `${site.url}/app/v1` }, hosts: [site.host], minIntervalMs: 0 });
+const mirrorConfig = (site: FixtureSite): Record<string, unknown> => ({ ...djuuConfig, code: "mirror", name: "镜像DJ", baseUrl: site.url, bases: { api: `${site.url}/app/v1` }, hosts: [site.host], minIntervalMs: 0 });
 
 /** The repair for the redesigned page: cards with `data-song` and the title in a span. */
 const repairedSearch = {
