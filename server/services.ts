@@ -50,8 +50,9 @@ export interface ServiceOptions {
   /** Where uploads live (DATA_DIR/uploads): avatars go under avatars/. */
   uploadsDir?: string;
   /**
-   * External DJ sites searched beside the catalogue (issue 11; `createSourceAdapters` in
-   * modules/sources/registry.ts). Default none: the local catalogue alone.
+   * The built-in external sites in use (issue 11; `createSourceAdapters` in
+   * modules/sources/registry.ts, chosen by EXTERNAL_SOURCES). The generic sources configured in
+   * `source_sites` join them while the site runs (ADR 0026). Default none.
    */
   sourceAdapters?: SourceAdapterEntry[];
   /** Circuit breaker settings of the sources (default 5 failures, 30 s cool-down). */
