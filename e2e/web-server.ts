@@ -52,11 +52,11 @@ export async function loadServerBuild(): Promise<ServerBuild> {
  */
 export async function startWebServer(
   catalogue: { suites?: number; singles?: number; plays?: number } = {},
-  options: Pick<TestAppOptions, "sourceAdapters"> = {},
+  options: Pick<TestAppOptions, "sourceAdapters" | "sourceNetwork"> = {},
 ): Promise<{ app: FastifyInstance; url: string; clock: AdjustableClock; close(): Promise<void> }> {
   ensureWebBuild();
   const clock = adjustableClock();
-  const testApp = await createTestApp("pglite", { web: true, clock, sourceAdapters: options.sourceAdapters });
+  const testApp = await createTestApp("pglite", { web: true, clock, sourceAdapters: options.sourceAdapters, sourceNetwork: options.sourceNetwork });
   const media = await prepareDemoMedia(testApp.dataDir);
   await seedDemoCatalogue(testApp.database, { media, suites: 24, plays: 0, ...catalogue, writes: testApp.app.services.writes });
   // With plays, the charts are built before the first page, as the server does at start-up.

@@ -27,6 +27,7 @@ import { mediaRoutes } from "./modules/media/routes.js";
 import { playRoutes } from "./modules/plays/routes.js";
 import { profileRoutes } from "./modules/profile/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
+import { sourceAdminRoutes } from "./modules/sources/admin-routes.js";
 import { sourceHealthRoutes } from "./modules/sources/health-routes.js";
 import { sourcePlayRoutes } from "./modules/sources/play-routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
@@ -46,6 +47,8 @@ export interface AppDeps {
   /** External DJ sites searched beside the catalogue (`createSourceAdapters`); default none. */
   sourceAdapters?: ServiceOptions["sourceAdapters"];
   sourceBreaker?: ServiceOptions["sourceBreaker"];
+  /** Tests only: fixture addresses the sources configured in `source_sites` may reach. */
+  sourceNetwork?: ServiceOptions["sourceNetwork"];
 }
 
 declare module "fastify" {
@@ -83,11 +86,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     sourceAdapters: deps.sourceAdapters,
     sourceBreaker: deps.sourceBreaker,
+    sourceNetwork: deps.sourceNetwork,
     // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
     uploadsDir: config.uploadsDir,
   });
   await services.visitors.load();
+  // The sources configured in source_sites join the built-ins before the first request.
+  await services.sourceDirectory.refresh();
+  await services.sourcePlay.load();
   app.decorate("deps", deps);
   app.decorate("services", services);
   // Charts are aggregated in the background: once the app is ready, then every interval.
@@ -99,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await services.chartScheduler.stop();
     await services.suites.flushViews();
     services.mailer.close();
+    services.sourceDirectory.close();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -124,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(seoRoutes, { services });
   await app.register(searchRoutes, { services });
   await app.register(sourceHealthRoutes, { services });
+  await app.register(sourceAdminRoutes, { services });
   await app.register(sourcePlayRoutes, { services });
   await app.register(collectedRoutes, { services });
   await app.register(playRoutes, { services });

@@ -29,7 +29,9 @@ import { externalSearch } from "./modules/sources/search-sources.js";
 import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
-import { staticSourceDirectory } from "./modules/sources/directory.js";
+import { liveSourceDirectory } from "./modules/sources/directory.js";
+import type { SourceNetwork } from "./modules/sources/generic-source.js";
+import { sourceAdminService } from "./modules/sources/admin-service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
 
@@ -49,12 +51,15 @@ export interface ServiceOptions {
   /** Where uploads live (DATA_DIR/uploads): avatars go under avatars/. */
   uploadsDir?: string;
   /**
-   * External DJ sites searched beside the catalogue (issue 11; `createSourceAdapters` in
-   * modules/sources/registry.ts). Default none: the local catalogue alone.
+   * The built-in external sites in use (issue 11; `createSourceAdapters` in
+   * modules/sources/registry.ts, chosen by EXTERNAL_SOURCES). The generic sources configured in
+   * `source_sites` join them while the site runs (ADR 0026). Default none.
    */
   sourceAdapters?: SourceAdapterEntry[];
   /** Circuit breaker settings of the sources (default 5 failures, 30 s cool-down). */
   sourceBreaker?: Pick<HealthOptions, "failureThreshold" | "coolDownMs">;
+  /** Tests only: fixture addresses the sources configured in `source_sites` may reach. */
+  sourceNetwork?: SourceNetwork;
 }
 
 /**
@@ -76,12 +81,22 @@ export function createServices({
   uploadsDir = "./data/uploads",
   sourceAdapters = [],
   sourceBreaker,
+  sourceNetwork,
 }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
   const writes = catalogueWriteService(db, bus);
-  const sourceDirectory = staticSourceDirectory(sourceAdapters);
+  // The sources in use: the given built-ins plus those configured in source_sites, rebuilt on
+  // every `sources` event (ADR 0026). Search and play ask it at each use.
+  const sourceDirectory = liveSourceDirectory({
+    db,
+    bus,
+    builtins: sourceAdapters,
+    userAgent: `DJSearchBot/1.0 (+${publicUrl}/)`,
+    logger,
+    network: sourceNetwork,
+  });
   const charts = chartsService(db, { caches, bus, clock, sources: sourceDirectory });
   const categories = categoryService(db, { charts, caches, bus });
   const views = viewBuffer(db, writes);
@@ -98,7 +113,8 @@ export function createServices({
   });
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
-  const sources = externalSearch({ sourceAdapters, caches, bus, clock, logger, breaker: sourceBreaker });
+  const local = localProvider(db);
+  const sources = externalSearch({ directory: sourceDirectory, caches, bus, clock, logger, breaker: sourceBreaker });
   return {
     bus,
     clock,
@@ -114,7 +130,7 @@ export function createServices({
     views,
     suites: suiteService(db, { caches, bus, views, now: clock }),
     seo: seoService(db, { publicUrl, caches, bus }),
-    search: searchService([localProvider(db), ...sources.providers], {
+    search: searchService(() => [local, ...sources.providers()], {
       onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
       cache: sources.cache,
       now: () => clock().getTime(),
@@ -122,7 +138,8 @@ export function createServices({
     sourceHealth: sources.health,
     sourceDirectory,
     collected: collectedService(db, { writes, sourceDirectory, logger }),
-    sourcePlay: sourcePlayService(sourceAdapters, { now: () => clock().getTime() }),
+    sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
+    sourceAdmin: sourceAdminService(db, { writes, directory: sourceDirectory, network: sourceNetwork }),
     visitors: visitorService(db),
     sessions,
     captcha,

@@ -29,6 +29,8 @@ export interface TestAppOptions {
   /** External sources searched beside the catalogue (fixture sites), and their breaker settings. */
   sourceAdapters?: AppDeps["sourceAdapters"];
   sourceBreaker?: AppDeps["sourceBreaker"];
+  /** Fixture addresses the sources configured through the admin API (source_sites) may reach. */
+  sourceNetwork?: AppDeps["sourceNetwork"];
 }
 
 /** The real application (buildApp) on a fresh test database of `engine` and a throw-away DATA_DIR. */
@@ -45,6 +47,7 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
     clock: opts.clock,
     sourceAdapters: opts.sourceAdapters,
     sourceBreaker: opts.sourceBreaker,
+    sourceNetwork: opts.sourceNetwork,
   });
   await opts.extend?.(app);
   await app.ready();

@@ -13,7 +13,7 @@ export interface SearchServiceOptions {
    * normalised query; an answer naming failed sources is kept `partialAnswerMs` at most, so a
    * source that comes back is asked again soon. Without a cache every search asks the providers.
    */
-  cache?: Cache<CachedAnswer>;
+  cache?: Cache<CachedAnswer> | (() => Cache<CachedAnswer> | undefined);
   partialAnswerMs?: number;
   /** Milliseconds since the epoch, for the age of a kept answer (the server's clock). */
   now?: () => number;
@@ -68,11 +68,14 @@ async function runProvider(provider: SearchProvider, query: ProviderQuery, outer
  * closeness to the keyword, deduplicated across sources); `total` adds their totals. With the
  * local provider alone that is exactly its page.
  */
-export function searchService(providers: SearchProvider[], options: SearchServiceOptions = {}) {
-  const { cache, partialAnswerMs = PARTIAL_ANSWER_MS, now = Date.now } = options;
+export function searchService(providers: readonly SearchProvider[] | (() => readonly SearchProvider[]), options: SearchServiceOptions = {}) {
+  const { partialAnswerMs = PARTIAL_ANSWER_MS, now = Date.now } = options;
+  // Asked at each search: the external sources change while the site runs (ADR 0026).
+  const current = typeof providers === "function" ? providers : () => providers;
+  const cacheNow = typeof options.cache === "function" ? options.cache : () => options.cache as Cache<CachedAnswer> | undefined;
 
   async function ask(query: ProviderQuery, signal?: AbortSignal): Promise<SearchResult> {
-    const selected = providers.filter((p) => p.serves(query.channel));
+    const selected = current().filter((p) => p.serves(query.channel));
     const settled = await Promise.allSettled(selected.map((p) => runProvider(p, query, signal)));
 
     const result: SearchResult = { list: [], total: 0, capped: false, page: query.page, pageSize: query.pageSize, errors: [] };
@@ -114,7 +117,8 @@ export function searchService(providers: SearchProvider[], options: SearchServic
       const pageSize = input.pageSize ?? input.limit ?? SEARCH_DEFAULT_PAGE_SIZE;
       const query: ProviderQuery = { keyword, page, pageSize, type: input.type, channel: input.channelid, kind: input.filter };
       // A caller's own signal (one request giving up) must not end a load other callers share.
-      return cache && !signal ? cached(query, cache) : ask(query, signal);
+      const cache = signal ? undefined : cacheNow();
+      return cache ? cached(query, cache) : ask(query, signal);
     },
   };
 }

@@ -1,3 +1,8 @@
+import type { AppDatabase, DbLogger } from "../../db/types.js";
+import type { EventBus } from "../../events/bus.js";
+import { parseGenericConfig } from "./adapters/generic-config.js";
+import { buildGenericSource, type BuiltGenericSource, type SourceNetwork } from "./generic-source.js";
+import { sourceSiteRepo, type SourceSiteRow } from "./site-repo.js";
 import type { SourceAdapterEntry } from "./source-provider.js";
 
 /**
@@ -11,8 +16,146 @@ export interface SourceDirectory {
   get(code: string): SourceAdapterEntry | undefined;
 }
 
-/** A directory fixed at start-up (the built-in adapters chosen by EXTERNAL_SOURCES). */
+/** Told after each rebuild: the entries before and after (an entry whose adapter changed was repaired). */
+export type DirectoryListener = (previous: readonly SourceAdapterEntry[], next: readonly SourceAdapterEntry[]) => void;
+
+export interface LiveSourceDirectory extends SourceDirectory {
+  /** Reads `source_sites` and builds the list (start-up; then on every `sources` event). */
+  refresh(): Promise<void>;
+  /** Resolves once the rebuilds asked for so far are done (a write's caller waits for its change to apply). */
+  settled(): Promise<void>;
+  onChange(listener: DirectoryListener): () => void;
+  /** The generic sources' sockets; the built-ins are closed by whoever made them. */
+  close(): void;
+}
+
+/** A directory fixed at start-up (unit tests of search and play over a given list). */
 export function staticSourceDirectory(entries: readonly SourceAdapterEntry[]): SourceDirectory {
   const byCode = new Map(entries.map((entry) => [entry.code, entry]));
   return { list: () => entries, get: (code) => byCode.get(code) };
+}
+
+export interface LiveDirectoryOptions {
+  db: AppDatabase;
+  bus: EventBus;
+  /** The code adapters in use (EXTERNAL_SOURCES's built-ins; tests: fixture entries). */
+  builtins: readonly SourceAdapterEntry[];
+  userAgent: string;
+  logger: Pick<DbLogger, "warn" | "error">;
+  /** Tests only: the fixture addresses DB-configured sources may reach. */
+  network?: SourceNetwork;
+}
+
+/**
+ * The live directory (issue 11, ADR 0026): the built-in code adapters chosen at start-up plus
+ * every `source_sites` row with an `adapter_config` (a generic adapter built from it), minus the
+ * sites switched off (`enabled` false), with the names, logos and homepages of `source_sites`.
+ * Rebuilt when a `sources` change event arrives (from this instance's write service or relayed
+ * from another): an unchanged config keeps its adapter and sockets; a replaced or removed one
+ * is retired, its sockets closed once the searches and streams in flight on it have ended.
+ */
+export function liveSourceDirectory({ db, bus, builtins, userAgent, logger, network }: LiveDirectoryOptions): LiveSourceDirectory {
+  const repo = sourceSiteRepo(db);
+  const builtinCodes = new Set(builtins.map((b) => b.code));
+  const generics = new Map<string, { stored: string; built: BuiltGenericSource }>();
+  const listeners = new Set<DirectoryListener>();
+  let entries: readonly SourceAdapterEntry[] = builtins;
+  let byCode = new Map(entries.map((e) => [e.code, e]));
+  let queue: Promise<void> = Promise.resolve();
+  let pending: Promise<void> | null = null;
+
+  const shown = (entry: SourceAdapterEntry, row: SourceSiteRow | undefined): SourceAdapterEntry =>
+    row ? { ...entry, name: row.name, homepage: row.homepage, ...(row.logo ? { logo: row.logo } : {}) } : entry;
+
+  /** The generic source of a row: the one built before when its config is unchanged. */
+  function genericOf(row: SourceSiteRow & { adapterConfig: Record<string, unknown> }): SourceAdapterEntry | undefined {
+    const stored = JSON.stringify(row.adapterConfig);
+    const kept = generics.get(row.code);
+    if (kept?.stored === stored) return kept.built.entry;
+    let built: BuiltGenericSource;
+    try {
+      // Configs are checked when the admin API stores them; one written by hand may still be wrong.
+      const config = parseGenericConfig({ ...row.adapterConfig, code: row.code });
+      built = buildGenericSource(config, { userAgent, logger, network });
+    } catch (err) {
+      logger.error({ err, source: row.code }, "generic source config unusable: source left out");
+      return kept?.built.entry;
+    }
+    kept?.built.retire();
+    generics.set(row.code, { stored, built });
+    return built.entry;
+  }
+
+  async function rebuild(): Promise<void> {
+    let rows: SourceSiteRow[];
+    try {
+      rows = await repo.list();
+    } catch (err) {
+      logger.error({ err }, "source directory not rebuilt: source_sites unreadable");
+      return;
+    }
+    const rowOf = new Map(rows.map((r) => [r.code, r]));
+    const next: { entry: SourceAdapterEntry; sort: number }[] = [];
+    builtins.forEach((entry, i) => {
+      const row = rowOf.get(entry.code);
+      if (row && !row.enabled) return;
+      next.push({ entry: shown(entry, row), sort: row?.sort ?? Number.MAX_SAFE_INTEGER - builtins.length + i });
+    });
+    const inUse = new Set<string>();
+    for (const row of rows) {
+      if (!row.adapterConfig || builtinCodes.has(row.code) || !row.enabled) continue;
+      const entry = genericOf({ ...row, adapterConfig: row.adapterConfig });
+      if (!entry) continue;
+      inUse.add(row.code);
+      next.push({ entry: shown(entry, row), sort: row.sort });
+    }
+    for (const [code, kept] of generics) {
+      if (inUse.has(code)) continue;
+      kept.built.retire();
+      generics.delete(code);
+    }
+    const previous = entries;
+    // Stable: equal sorts keep the built-ins' given order, then the rows' (sort, code) order.
+    entries = next.sort((a, b) => a.sort - b.sort).map((n) => n.entry);
+    byCode = new Map(entries.map((e) => [e.code, e]));
+    for (const listener of listeners) {
+      try {
+        listener(previous, entries);
+      } catch (err) {
+        logger.error({ err }, "source directory listener failed");
+      }
+    }
+  }
+
+  function refresh(): Promise<void> {
+    // A rebuild not started yet will read the newest rows: no need for a second one.
+    if (pending) return pending;
+    const run = queue.then(() => {
+      pending = null;
+      return rebuild();
+    });
+    pending = run;
+    queue = run;
+    return run;
+  }
+
+  const unsubscribe = bus.subscribe((event) => {
+    if (event.type === "sources") void refresh();
+  });
+
+  return {
+    list: () => entries,
+    get: (code) => byCode.get(code),
+    refresh,
+    settled: () => queue,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      unsubscribe();
+      for (const { built } of generics.values()) built.close();
+      generics.clear();
+    },
+  };
 }

@@ -61,6 +61,8 @@ export interface SourceHealth {
   succeeded(latencyMs: number): void;
   failed(latencyMs: number, failure: CallFailure): void;
   snapshot(): SourceHealthSnapshot;
+  /** The shown name changed (an admin renamed the site). */
+  rename(name: string): void;
 }
 
 /** p-th percentile (nearest rank) of the values. */
@@ -70,9 +72,10 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
-function sourceHealth(code: string, name: string, options: Required<Omit<HealthOptions, "logger">> & Pick<HealthOptions, "logger">): SourceHealth {
+function sourceHealth(code: string, shownName: string, options: Required<Omit<HealthOptions, "logger">> & Pick<HealthOptions, "logger">): SourceHealth {
   const { failureThreshold, coolDownMs, windowSize, now, logger } = options;
   const window: { ok: boolean; ms: number }[] = [];
+  let name = shownName;
   let state: BreakerState = "closed";
   let openedAt = 0;
   let probing = false;
@@ -125,6 +128,9 @@ function sourceHealth(code: string, name: string, options: Required<Omit<HealthO
       if (state === "half-open") open("probe failed");
       else if (state === "closed" && consecutiveFailures >= failureThreshold) open(`${consecutiveFailures} consecutive failures`);
     },
+    rename(next) {
+      name = next;
+    },
     snapshot() {
       const latencies = window.map((c) => c.ms).sort((a, b) => a - b);
       const successes = window.filter((c) => c.ok).length;
@@ -144,8 +150,11 @@ function sourceHealth(code: string, name: string, options: Required<Omit<HealthO
   };
 }
 
-/** The health of every configured source, one per code (one board per `createServices`). */
-export function healthBoard(options: HealthOptions = {}) {
+/**
+ * The health of every configured source, one per code (one board per `createServices`). With
+ * `sources` (the directory's list), `list()` shows the sources in use now, in their order.
+ */
+export function healthBoard(options: HealthOptions & { sources?: () => readonly { code: string; name: string }[] } = {}) {
   const settings = {
     failureThreshold: options.failureThreshold ?? HEALTH_DEFAULTS.failureThreshold,
     coolDownMs: options.coolDownMs ?? HEALTH_DEFAULTS.coolDownMs,
@@ -154,18 +163,27 @@ export function healthBoard(options: HealthOptions = {}) {
     logger: options.logger,
   };
   const sources = new Map<string, SourceHealth>();
-  return {
+  const board = {
     track(code: string, name: string): SourceHealth {
       const existing = sources.get(code);
-      if (existing) return existing;
+      if (existing) {
+        existing.rename(name);
+        return existing;
+      }
       const health = sourceHealth(code, name, settings);
       sources.set(code, health);
       return health;
     },
+    /** A new adapter for the source (its config was repaired): a fresh record and a closed breaker. */
+    reset(code: string): void {
+      sources.delete(code);
+    },
     list(): SourceHealthSnapshot[] {
+      if (options.sources) return options.sources().map((s) => board.track(s.code, s.name).snapshot());
       return [...sources.values()].map((s) => s.snapshot());
     },
   };
+  return board;
 }
 
 export type HealthBoard = ReturnType<typeof healthBoard>;

@@ -20,6 +20,16 @@ const CONTENT_TYPES: Record<ResolvedMedia["format"], string> = {
 /** Upstream headers a media element needs to seek; nothing else of the site's answer is passed on. */
 const PASSED_HEADERS = ["content-length", "content-range", "accept-ranges", "last-modified", "etag"] as const;
 
+/**
+ * Whether an upstream answer is a page rather than media: HTML, JSON, XML, scripts or other text
+ * (a site's error page answered 200). A playlist may come as text/plain at an .m3u8 address.
+ */
+function isPageType(type: string | undefined, url: string): boolean {
+  const essence = (type ?? "").split(";")[0]!.trim().toLowerCase();
+  if (essence === "text/plain" && isPlaylist(url, undefined)) return false;
+  return /^text\/|^application\/(?:json|xml|xhtml\+xml|javascript|problem\+json)$|\+(?:json|xml)$/u.test(essence);
+}
+
 function sendEnvelope(reply: FastifyReply, status: number, message: string): FastifyReply {
   // A resolved address is never cached by the browser: tokens expire.
   return reply.code(status).header("cache-control", "no-store").type("application/json; charset=utf-8").send(fail(message));
@@ -85,14 +95,22 @@ async function stream(request: FastifyRequest, reply: FastifyReply, { url, media
     }
     return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
   }
+  const type = upstream.headers["content-type"];
+  if (isPageType(type, upstream.url)) {
+    // An error page answered 200 (a login wall, "file not found" in HTML): not media. The kept
+    // address is dropped, the next press resolves again.
+    upstream.body.resume();
+    request.log.warn({ url: upstream.url, contentType: type }, "source media answered a page, not media");
+    onRefused();
+    return sendEnvelope(reply, 404, playerMessages.badUrl);
+  }
   reply.code(upstream.status).header("cache-control", "no-store").header("x-content-type-options", "nosniff");
-  if (upstream.status === 200 && isPlaylist(upstream.url, upstream.headers["content-type"])) {
+  if (upstream.status === 200 && isPlaylist(upstream.url, type)) {
     // Its segments need the site's headers too: every address it names comes through us.
     const text = await readBounded(upstream.body);
     if (text === null) return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);
     return reply.type(CONTENT_TYPES.hls).send(rewritePlaylist(text, upstream.url, proxied));
   }
-  const type = upstream.headers["content-type"];
   reply.header("content-type", type && /^(audio|video)\/|mpegurl|octet-stream/iu.test(type) ? type : CONTENT_TYPES[media.format]);
   for (const name of PASSED_HEADERS) {
     const value = upstream.headers[name];
@@ -158,6 +176,9 @@ export const sourcePlayRoutes: FastifyPluginAsync<{ services: AppServices }> = a
     switch (plan.kind) {
       case "gone":
         return sendEnvelope(reply, plan.status, playerMessages.badUrl);
+      case "unavailable":
+        // The breaker is open: the site failed repeatedly and is not asked until its probe.
+        return sendEnvelope(reply.header("retry-after", "30"), 503, sourcePlayMessages.sourceFailed);
       case "failed":
         request.log.warn({ source, id, reason: plan.reason }, "source play failed");
         return sendEnvelope(reply, 502, sourcePlayMessages.sourceFailed);

@@ -3,14 +3,16 @@ import type { Cache, CacheRegistry } from "../../lib/cache.js";
 import type { Clock } from "../../lib/clock.js";
 import type { SearchProvider } from "../search/provider.js";
 import type { CachedAnswer } from "../search/service.js";
+import type { LiveSourceDirectory, SourceDirectory } from "./directory.js";
 import { healthBoard, type HealthBoard, type HealthOptions } from "./health.js";
-import { sourceProvider, type SourceAdapterEntry } from "./source-provider.js";
+import { sourceProvider } from "./source-provider.js";
 
 /** Repeated searches: 30 s, at most 1,000 answers and 16 MB (measured as UTF-8 JSON). */
 export const SEARCH_CACHE = { freshMs: 30_000, maxEntries: 1_000, maxBytes: 16 * 1024 * 1024 } as const;
 
 export interface ExternalSearchOptions {
-  sourceAdapters: SourceAdapterEntry[];
+  /** Asked at each search: sources come, go and are repaired while the site runs. */
+  directory: SourceDirectory & Partial<Pick<LiveSourceDirectory, "onChange">>;
   caches: CacheRegistry;
   bus: EventBus;
   clock: Clock;
@@ -21,18 +23,17 @@ export interface ExternalSearchOptions {
 
 /**
  * The external sources as search providers, each behind its health and circuit breaker, and the
- * short cache of repeated searches. With no source configured there is no cache: the local
- * catalogue alone answers from the database as before.
+ * short cache of repeated searches. The providers are made from the directory at each search (a
+ * search in flight keeps the adapter it started with); while no source is in use there is no
+ * cache: the local catalogue alone answers from the database as before.
  */
-export function externalSearch({ sourceAdapters, caches, bus, clock, logger, breaker }: ExternalSearchOptions): {
-  providers: SearchProvider[];
+export function externalSearch({ directory, caches, bus, clock, logger, breaker }: ExternalSearchOptions): {
+  providers: () => SearchProvider[];
   health: HealthBoard;
-  cache: Cache<CachedAnswer> | undefined;
+  cache: () => Cache<CachedAnswer> | undefined;
 } {
   const now = () => clock().getTime();
-  const health = healthBoard({ ...breaker, now, logger });
-  const providers = sourceAdapters.map((entry) => sourceProvider(entry, health.track(entry.code, entry.name)));
-  if (providers.length === 0) return { providers, health, cache: undefined };
+  const health = healthBoard({ ...breaker, now, logger, sources: () => directory.list() });
   const cache = caches.create<CachedAnswer>({
     name: "search",
     ...SEARCH_CACHE,
@@ -44,5 +45,18 @@ export function externalSearch({ sourceAdapters, caches, bus, clock, logger, bre
   bus.subscribe((event) => {
     if (event.type === "items" || event.type === "sources") cache.clear();
   });
-  return { providers, health, cache };
+  // The directory rebuilds after the event: answers kept meanwhile came from the old sources.
+  directory.onChange?.((previous, next) => {
+    cache.clear();
+    const before = new Map(previous.map((e) => [e.code, e.adapter]));
+    for (const entry of next) {
+      const adapter = before.get(entry.code);
+      if (adapter && adapter !== entry.adapter) health.reset(entry.code);
+    }
+  });
+  return {
+    providers: () => directory.list().map((entry) => sourceProvider(entry, health.track(entry.code, entry.name))),
+    health,
+    cache: () => (directory.list().length > 0 ? cache : undefined),
+  };
 }

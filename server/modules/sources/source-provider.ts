@@ -3,7 +3,7 @@ import { ProviderUnavailable, type ProviderQuery, type ProviderResult, type Sear
 import type { CallFailure, SourceHealth } from "./health.js";
 import { SourceError, type MediaStreamer, type SourceAdapter, type SourceItem } from "./types.js";
 
-/** One configured external source as the registry (`registry.ts`) hands it over. */
+/** One external source in use: a built-in from the registry (`registry.ts`) or a generic one from `source_sites`, as the directory (`directory.ts`) has it now. */
 export interface SourceAdapterEntry {
   code: string;
   /** Shown name (DJUU, 172Mix, 清风DJ): each hit's `website`. */

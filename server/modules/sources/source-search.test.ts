@@ -13,6 +13,7 @@ import { captureLog } from "../../testing/log-capture.js";
 import { searchService } from "../search/service.js";
 import { SEARCH_ITEMS, searchPage } from "./adapters/djuu.fixtures.js";
 import { externalSearch } from "./search-sources.js";
+import { staticSourceDirectory } from "./directory.js";
 import { djuuSource, mirrorSource, type FixtureSource } from "./source-search.fixtures.js";
 
 const open: FixtureSource[] = [];
@@ -33,7 +34,7 @@ function searchOver(list: FixtureSource[], breaker?: { failureThreshold?: number
   const clock = adjustableClock();
   const log = captureLog();
   const bus = inProcessBus();
-  const external = externalSearch({ sourceAdapters: list.map((s) => s.entry), caches: new CacheRegistry(), bus, clock, logger: log.logger, breaker });
+  const external = externalSearch({ directory: staticSourceDirectory(list.map((s) => s.entry)), caches: new CacheRegistry(), bus, clock, logger: log.logger, breaker });
   const now = () => clock().getTime();
   return {
     clock,

@@ -89,6 +89,12 @@ export const genericSourceConfig = z.strictObject({
   bases: z.record(z.string(), z.url()).default({}),
   /** Exact host names the outbound client may reach for this source. */
   hosts: z.array(z.string().min(1)).min(1),
+  /** Hosts its resolved media lives on, when it is streamed through us (media that needs `mediaHeaders`). */
+  mediaHosts: z.array(z.string().min(1)).default([]),
+  /** How long a search waits for this source (default 3 s), and how hard we may ask it. */
+  timeoutMs: z.number().int().min(500).max(30_000).optional(),
+  concurrency: z.number().int().min(1).max(8).optional(),
+  minIntervalMs: z.number().int().min(0).max(10_000).optional(),
   encoding: z.string().optional(),
   headers: z.record(z.string(), z.string()).default({}),
   /** Types the site has (a site without video answers mp4 searches with nothing). */

@@ -123,8 +123,10 @@ export function createGenericAdapter(config: GenericSourceConfig, fetcher: Sourc
         try {
           found = (await run(op, "media", { id: sourceId }, signal)).data.items[0]?.fields.url;
         } catch (error) {
-          // An answer without an address moves on to the next way; a site that is down does not.
-          if (error instanceof SourceError && ["http", "not_found", "layout"].includes(error.kind)) continue;
+          // An answer without an address moves on to the next way; a site that is down (5xx,
+          // unreachable, refusing us) does not: that is the site's failure, not an expired item.
+          const noAddress = error instanceof SourceError && (error.kind === "not_found" || error.kind === "layout" || (error.kind === "http" && (error.status ?? 0) < 500));
+          if (noAddress) continue;
           throw error;
         }
         if (found) return { url: absoluteUrl(found, config.baseUrl), headers: op.mediaHeaders, format: op.format };

@@ -1,0 +1,66 @@
+import { z } from "zod";
+
+/**
+ * The back office's sources (issue 11, ADR 0026): every `source_sites` row and every source in
+ * use, the generic sources' configurations (added or repaired while the site runs), and the
+ * switches of any source.
+ */
+
+export const sourceAdminMessages = {
+  /** Followed by what is wrong (the configuration's checker names the field). */
+  invalidConfig: "来源配置无效：",
+  codeMismatch: "配置中的 code 与地址中的来源代码不一致",
+  builtinConfig: "内置来源由代码提供，不能用配置替换",
+  builtinDelete: "内置来源不能删除",
+  notFound: "来源不存在",
+  hasItems: "该来源下还有条目，不能删除（可以停用）",
+  nothingToChange: "没有要修改的内容",
+  badLogo: "图标地址须以 / 或 http(s):// 开头",
+} as const;
+
+export const sourceCodeSchema = z.string().regex(/^[a-z0-9_-]{2,32}$/u, "来源代码无效").describe("来源代码 (djuu, 172minx…)");
+export const sourceCodeParamsSchema = z.object({ code: sourceCodeSchema });
+
+export const sourceAdminSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  logo: z.string().nullable(),
+  homepage: z.string(),
+  enabled: z.boolean(),
+  sort: z.number().int(),
+  /** builtin: a code adapter; generic: configured by data (`config`); none: no adapter (本站). */
+  adapter: z.enum(["builtin", "generic", "none"]),
+  collectIntervalMinutes: z.number().int(),
+  /** Searched and played now (enabled, and its adapter is running on this instance). */
+  inUse: z.boolean(),
+  /** A generic source's configuration as stored, else null. */
+  config: z.record(z.string(), z.unknown()).nullable(),
+});
+export const sourceAdminListSchema = z.object({ sources: z.array(sourceAdminSchema) });
+export type SourceAdminAnswer = z.infer<typeof sourceAdminSchema>;
+
+/**
+ * PUT /api/pandaadmin/sources/:code: a generic source's configuration (URL templates, CSS
+ * selectors or JSON paths, encoding, headers, hosts; the server's `genericSourceConfig` checks
+ * it and answers 来源配置无效：… naming the field).
+ */
+export const sourceConfigBodySchema = z.record(z.string(), z.unknown()).describe("通用来源配置 (JSON)");
+
+/** PATCH /api/pandaadmin/sources/:code: the switches and shown fields of any source. */
+export const sourcePatchSchema = z
+  .strictObject({
+    enabled: z.boolean().optional(),
+    name: z.string().trim().min(1, "名称不能为空").max(40, "名称最多 40 个字").optional(),
+    logo: z
+      .string()
+      .max(500)
+      .regex(/^(\/|https?:\/\/)/u, sourceAdminMessages.badLogo)
+      .nullable()
+      .optional(),
+    sort: z.number().int().min(-100_000).max(100_000).optional(),
+    collectIntervalMinutes: z.number().int().min(0, "采集间隔不能为负").max(7 * 24 * 60, "采集间隔最多 7 天").optional(),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, sourceAdminMessages.nothingToChange);
+export type SourcePatch = z.infer<typeof sourcePatchSchema>;
+
+export const sourceDeletedSchema = z.object({ code: z.string() });

@@ -1,0 +1,83 @@
+import { envelopeSchema as envelope, ok } from "@contracts/envelope";
+import {
+  sourceAdminListSchema,
+  sourceAdminSchema,
+  sourceCodeParamsSchema,
+  sourceConfigBodySchema,
+  sourceDeletedSchema,
+  sourcePatchSchema,
+} from "@contracts/source-admin";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { declareAccess } from "../../http/auth.js";
+import type { AppServices } from "../../services.js";
+
+const tags = ["admin"];
+
+/** The back office's sources (ADR 0026): generic sources added or repaired while the site runs. */
+export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  declareAccess(app, "admin");
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const admin = services.sourceAdmin;
+
+  api.get(
+    "/api/pandaadmin/sources",
+    {
+      schema: {
+        tags,
+        summary: "来源站点列表 (内置或通用配置、启用、排序、采集间隔、是否正在使用)",
+        response: { 200: envelope(sourceAdminListSchema) },
+      },
+    },
+    async () => ok({ sources: await admin.list() }),
+  );
+
+  api.put(
+    "/api/pandaadmin/sources/:code",
+    {
+      // A config with many selectors and templates; far below the default 1 MB anyway.
+      bodyLimit: 256 * 1024,
+      schema: {
+        tags,
+        summary: "新建或替换通用来源的配置 (URL 模板、CSS 选择器或 JSON 路径、编码、请求头、主机); 立即生效, 无需重启",
+        params: sourceCodeParamsSchema,
+        body: sourceConfigBodySchema,
+        response: { 200: envelope(sourceAdminSchema), 201: envelope(sourceAdminSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { created, source } = await admin.putConfig(request.params.code, request.body);
+      return reply.code(created ? 201 : 200).send(ok(source));
+    },
+  );
+
+  api.patch(
+    "/api/pandaadmin/sources/:code",
+    {
+      schema: {
+        tags,
+        summary: "修改来源的启用状态、名称、图标、排序或采集间隔",
+        params: sourceCodeParamsSchema,
+        body: sourcePatchSchema,
+        response: { 200: envelope(sourceAdminSchema) },
+      },
+    },
+    async (request) => ok(await admin.patch(request.params.code, request.body)),
+  );
+
+  api.delete(
+    "/api/pandaadmin/sources/:code",
+    {
+      schema: {
+        tags,
+        summary: "删除通用来源 (内置来源不能删除, 只能停用)",
+        params: sourceCodeParamsSchema,
+        response: { 200: envelope(sourceDeletedSchema) },
+      },
+    },
+    async (request) => {
+      await admin.remove(request.params.code);
+      return ok({ code: request.params.code });
+    },
+  );
+};

@@ -1,0 +1,125 @@
+import { sourceAdminMessages, type SourceAdminAnswer, type SourcePatch } from "@contracts/source-admin";
+import { z } from "zod";
+import type { AppDatabase } from "../../db/types.js";
+import { AppError, badRequest, notFound } from "../../errors.js";
+import type { CatalogueWriteService } from "../catalogue-write/service.js";
+import { genericSourceConfig } from "./adapters/generic-config.js";
+import type { LiveSourceDirectory } from "./directory.js";
+import { configProblems, type SourceNetwork } from "./generic-source.js";
+import { BUILTIN_SOURCES } from "./registry.js";
+import { sourceSiteRepo, type SourceSiteRow } from "./site-repo.js";
+
+/** Our own catalogue's row (本站): a site, never a source adapter. */
+const LOCAL_CODE = "local";
+const BUILTIN_CODES = new Set([...BUILTIN_SOURCES.map((s) => s.code), LOCAL_CODE]);
+
+export interface SourceAdminOptions {
+  writes: Pick<CatalogueWriteService, "upsertSourceSite" | "updateSourceSite" | "deleteSourceSite">;
+  directory: Pick<LiveSourceDirectory, "list" | "get" | "settled">;
+  /** Tests only: fixture addresses a stored config may name. */
+  network?: SourceNetwork;
+}
+
+/**
+ * The back office's sources (ADR 0026): list them, store a generic source's configuration, switch
+ * and rename any source, delete a generic one. Every write goes through the write service (its
+ * `sources` event rebuilds the directory of every instance); the answer waits for this
+ * instance's rebuild, so the next search already uses the change.
+ */
+export function sourceAdminService(db: AppDatabase, { writes, directory, network }: SourceAdminOptions) {
+  const repo = sourceSiteRepo(db);
+
+  /** A code adapter: the three sites, 本站, or one handed to the app at start (tests' fixtures). */
+  const isBuiltin = (code: string, row?: SourceSiteRow) =>
+    BUILTIN_CODES.has(code) || (row?.adapterConfig == null && directory.list().some((e) => e.code === code));
+
+  function view(row: SourceSiteRow): SourceAdminAnswer {
+    return {
+      code: row.code,
+      name: row.name,
+      logo: row.logo,
+      homepage: row.homepage,
+      enabled: row.enabled,
+      sort: row.sort,
+      adapter: row.adapterConfig ? "generic" : isBuiltin(row.code, row) && row.code !== LOCAL_CODE ? "builtin" : "none",
+      collectIntervalMinutes: row.collectIntervalMinutes,
+      inUse: directory.get(row.code) !== undefined,
+      config: row.adapterConfig,
+    };
+  }
+
+  async function found(code: string): Promise<SourceSiteRow> {
+    const row = await repo.get(code);
+    if (!row) throw notFound(sourceAdminMessages.notFound);
+    return row;
+  }
+
+  return {
+    async list(): Promise<SourceAdminAnswer[]> {
+      const rows = await repo.list();
+      const known = new Set(rows.map((r) => r.code));
+      // A source in use without a row (handed over at start): shown with what it says of itself.
+      const unlisted = directory.list().filter((e) => !known.has(e.code));
+      return [
+        ...rows.map(view),
+        ...unlisted.map((e): SourceAdminAnswer => ({
+          code: e.code,
+          name: e.name,
+          logo: e.logo ?? null,
+          homepage: e.homepage,
+          enabled: true,
+          sort: 0,
+          adapter: "builtin",
+          collectIntervalMinutes: 0,
+          inUse: true,
+          config: null,
+        })),
+      ];
+    },
+
+    /** Creates or replaces a generic source's configuration; a bad one changes nothing. */
+    async putConfig(code: string, body: Record<string, unknown>): Promise<{ created: boolean; source: SourceAdminAnswer }> {
+      if (body.code !== undefined && body.code !== code) throw badRequest(sourceAdminMessages.codeMismatch);
+      const parsed = genericSourceConfig.safeParse({ ...body, code });
+      if (!parsed.success) throw badRequest(`${sourceAdminMessages.invalidConfig}${z.prettifyError(parsed.error)}`);
+      const problems = configProblems(parsed.data, network);
+      if (problems.length > 0) throw badRequest(`${sourceAdminMessages.invalidConfig}${problems.join("；")}`);
+      const row = await repo.get(code);
+      if (isBuiltin(code, row)) throw badRequest(sourceAdminMessages.builtinConfig);
+      const adapterConfig = parsed.data as unknown as Record<string, unknown>;
+      if (row) await writes.updateSourceSite(code, { adapterConfig });
+      else {
+        const config = parsed.data;
+        await writes.upsertSourceSite({ code, name: config.name, homepage: config.baseUrl, adapterConfig, sort: await repo.nextSort() });
+      }
+      await directory.settled();
+      return { created: !row, source: view(await found(code)) };
+    },
+
+    async patch(code: string, patch: SourcePatch): Promise<SourceAdminAnswer> {
+      await found(code);
+      await writes.updateSourceSite(code, patch);
+      await directory.settled();
+      return view(await found(code));
+    },
+
+    /** Deletes a generic source; built-ins are switched off instead, and a site our items name stays. */
+    async remove(code: string): Promise<void> {
+      const row = await found(code);
+      if (!row.adapterConfig) throw badRequest(sourceAdminMessages.builtinDelete);
+      if ((await repo.itemCount(code)) > 0) throw badRequest(sourceAdminMessages.hasItems);
+      try {
+        await writes.deleteSourceSite(code);
+      } catch (err) {
+        // An item naming it arrived meanwhile (items.source_site references the site).
+        if ((err as { code?: string; cause?: { code?: string } }).code === "23503" || (err as { cause?: { code?: string } }).cause?.code === "23503") {
+          throw new AppError(400, sourceAdminMessages.hasItems);
+        }
+        throw err;
+      }
+      await directory.settled();
+    },
+  };
+}
+
+export type SourceAdminService = ReturnType<typeof sourceAdminService>;

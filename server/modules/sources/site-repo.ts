@@ -1,0 +1,51 @@
+import { asc, count, eq, max } from "drizzle-orm";
+import type { AppDatabase } from "../../db/open.js";
+import { items, sourceSites } from "../../db/schema/index.js";
+
+/** One `source_sites` row as the sources module reads it (writes go through `services.writes`). */
+export interface SourceSiteRow {
+  code: string;
+  name: string;
+  logo: string | null;
+  homepage: string;
+  enabled: boolean;
+  sort: number;
+  adapterConfig: Record<string, unknown> | null;
+  collectIntervalMinutes: number;
+}
+
+const columns = {
+  code: sourceSites.code,
+  name: sourceSites.name,
+  logo: sourceSites.logo,
+  homepage: sourceSites.homepage,
+  enabled: sourceSites.enabled,
+  sort: sourceSites.sort,
+  adapterConfig: sourceSites.adapterConfig,
+  collectIntervalMinutes: sourceSites.collectIntervalMinutes,
+};
+
+export function sourceSiteRepo(db: AppDatabase) {
+  return {
+    /** Every site, in display order. */
+    async list(): Promise<SourceSiteRow[]> {
+      return db.select(columns).from(sourceSites).orderBy(asc(sourceSites.sort), asc(sourceSites.code));
+    },
+    async get(code: string): Promise<SourceSiteRow | undefined> {
+      const [row] = await db.select(columns).from(sourceSites).where(eq(sourceSites.code, code));
+      return row;
+    },
+    /** The next free place at the end of the list (a new source is shown last). */
+    async nextSort(): Promise<number> {
+      const [row] = await db.select({ value: max(sourceSites.sort) }).from(sourceSites);
+      return (row?.value ?? 0) + 1;
+    },
+    /** Items of our catalogue that name the site (they keep it: such a site cannot be deleted). */
+    async itemCount(code: string): Promise<number> {
+      const [row] = await db.select({ value: count() }).from(items).where(eq(items.sourceSite, code));
+      return Number(row?.value ?? 0);
+    },
+  };
+}
+
+export type SourceSiteRepo = ReturnType<typeof sourceSiteRepo>;
