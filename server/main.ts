@@ -58,6 +58,8 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ host: config.host, port: config.port });
+  // Collection (ADR 0023): this instance runs collect jobs and queues scheduled ones.
+  if (sourceAdapters.length > 0 && config.collectIntervalMs > 0) app.services.collector.startBackground();
   logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
 }
 

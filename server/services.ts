@@ -14,6 +14,7 @@ import { viewBuffer } from "./modules/catalog/view-buffer.js";
 import { catalogueWriteService } from "./modules/catalogue-write/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
+import { createCollector } from "./modules/collect/service.js";
 import { homeService } from "./modules/home/service.js";
 import { libraryService } from "./modules/library/service.js";
 import { createMailer } from "./modules/mail/mailer.js";
@@ -54,6 +55,8 @@ export interface ServiceOptions {
   sourceAdapters?: SourceAdapterEntry[];
   /** Circuit breaker settings of the sources (default 5 failures, 30 s cool-down). */
   sourceBreaker?: Pick<HealthOptions, "failureThreshold" | "coolDownMs">;
+  /** Collection (ADR 0023): runner poll and schedule tick (0 = never runs here), job lease. */
+  collect?: { intervalMs: number; leaseMs: number };
 }
 
 /**
@@ -75,6 +78,7 @@ export function createServices({
   uploadsDir = "./data/uploads",
   sourceAdapters = [],
   sourceBreaker,
+  collect = { intervalMs: 0, leaseMs: 120_000 },
 }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
@@ -97,6 +101,7 @@ export function createServices({
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
   const sources = externalSearch({ sourceAdapters, caches, bus, clock, logger, breaker: sourceBreaker });
+  const sourceDirectory = staticSourceDirectory(sourceAdapters);
   return {
     bus,
     clock,
@@ -118,7 +123,8 @@ export function createServices({
       now: () => clock().getTime(),
     }),
     sourceHealth: sources.health,
-    sourceDirectory: staticSourceDirectory(sourceAdapters),
+    sourceDirectory,
+    collector: createCollector({ db, directory: sourceDirectory, health: sources.health, logger, ...collect }),
     sourcePlay: sourcePlayService(sourceAdapters, { now: () => clock().getTime() }),
     visitors: visitorService(db),
     sessions,
