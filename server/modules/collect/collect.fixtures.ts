@@ -47,14 +47,17 @@ export const CHARTS: Record<string, RankedSong[]> = {
 export interface DjuuCollectSite {
   /** Every answer waits this long (the kill test: pages in flight). */
   latencyMs?: number;
+  /** Serve the failing cids as failures (default); off: they list like any other. */
+  failures?: boolean;
 }
 
 /** Registers the collector's djuu on `site` (the charts read `CHARTS` at each request: tests change it). */
-export function serveCollectDjuu(site: FixtureSite, { latencyMs = 0 }: DjuuCollectSite = {}): FixtureSite {
+export function serveCollectDjuu(site: FixtureSite, { latencyMs = 0, failures = true }: DjuuCollectSite = {}): FixtureSite {
   const slow = (handler: FixtureHandler): FixtureHandler => (latencyMs > 0 ? withLatency(latencyMs, handler) : handler);
   return site
     .route(/^\/djlist\/(\d+)_(\d+)\.html$/, (req, res, match) => {
       const cid = match![1]!;
+      if (!failures) return slow(html(categoryPage(cid, Number(match![2]))))(req, res, match);
       if (cid === BLOCKED_CID) return status(403, "Forbidden")(req, res, match);
       if (cid === CHANGED_CID) return html(`<html><body><section class="songs-grid"><div class="song-card" data-song="1">新版</div></section></body></html>`)(req, res, match);
       if (cid === HANGING_CID) return hang(req, res, match);
