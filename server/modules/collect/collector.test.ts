@@ -196,7 +196,7 @@ describe.each(testEngines())("collector on %s", (engine) => {
     const c = collector({ leaseMs: 400 });
     const [{ job }] = await c.startNow({ source: "djuu" });
     // A runner takes the job, stores two pages, and dies (it never stores again nor gives the job back).
-    const dead = await c.repo.claim("dead-runner", 400);
+    const dead = await c.repo.claim("dead-runner", 400, ["djuu"]);
     expect(dead?.id).toBe(job!.id);
     const first = await c.repo.storePage({ job: dead!, runnerId: "dead-runner", leaseMs: 400, unitIndex: 0, page: 1, outcome: await djuu.entry.adapter.listChart({ period: "week", kind: "mix" }) });
     await c.repo.storePage({ job: dead!, runnerId: "dead-runner", leaseMs: 400, unitIndex: first.unitIndex, page: first.nextPage, outcome: { items: [], hasMore: false, error: "timeout: slow" } });
@@ -234,7 +234,7 @@ describe.each(testEngines())("collector on %s", (engine) => {
 
     // Directly: the lease is someone else's, so even the right cursor is refused and nothing is stored.
     await slowRunner.startNow({ source: "djuu" });
-    const held = (await fastRunner.repo.claim("fast", 5_000))!;
+    const held = (await fastRunner.repo.claim("fast", 5_000, ["djuu"]))!;
     await expect(
       slowRunner.repo.storePage({ job: held, runnerId: "slow", leaseMs: 200, unitIndex: 0, page: 1, outcome: { items: [], hasMore: false } }),
     ).rejects.toBeInstanceOf(LostLease);
@@ -262,6 +262,15 @@ describe.each(testEngines())("collector on %s", (engine) => {
     } finally {
       await database.db.execute(sql`update source_sites set collect_interval_minutes = 360 where code = 'djuu'`);
     }
+  });
+
+  it("a runner takes only jobs of the sources its instance has", async () => {
+    const c = collector();
+    const [{ job }] = await c.startNow({ source: "djuu" });
+    const without = collector({ directory: staticSourceDirectory([]) });
+    expect(await without.runner.runOnce()).toBeUndefined();
+    expect((await c.repo.getJob(job!.id))?.state).toBe("queued");
+    expect(await c.runner.runOnce()).toMatchObject({ id: job!.id, state: "done" });
   });
 
   it("a cancelled job stops at its next page; a stopping runner gives its job back for the next one", async () => {

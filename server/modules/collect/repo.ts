@@ -169,14 +169,23 @@ export function collectRepo(db: AppDatabase) {
       return id === undefined ? undefined : getJob(Number(id));
     },
 
-    /** Takes the oldest queued job, or a running one whose lease ran out (its runner died): attempts + 1. */
-    async claim(runnerId: string, leaseMs: number): Promise<CollectJob | undefined> {
+    /**
+     * Takes the oldest queued job of one of `sources` (those this instance can reach), or a
+     * running one whose lease ran out (its runner died): attempts + 1.
+     */
+    async claim(runnerId: string, leaseMs: number, sources: readonly string[]): Promise<CollectJob | undefined> {
+      if (sources.length === 0) return undefined;
+      const codes = sql.join(
+        sources.map((code) => sql`${code}`),
+        sql`, `,
+      );
       const rows = await queryRows<{ id: number }>(db, sql`
         update collect_jobs set state = 'running', locked_by = ${runnerId}, locked_until = ${leaseEnd(leaseMs)},
           attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
         where id = (
           select id from collect_jobs
-          where state = 'queued' or (state = 'running' and (locked_until is null or locked_until < now()))
+          where source in (${codes})
+            and (state = 'queued' or (state = 'running' and (locked_until is null or locked_until < now())))
           order by id limit 1 for update skip locked)
         returning id`);
       const id = rows[0]?.id;

@@ -120,7 +120,12 @@ export function createCollectRunner(options: CollectRunnerOptions): CollectRunne
 
   async function runOnce(): Promise<CollectJob | undefined> {
     if (stopping) return undefined;
-    const job = await repo.claim(id, leaseMs);
+    // Only jobs of sources this instance has: another instance may be configured with more.
+    const job = await repo.claim(
+      id,
+      leaseMs,
+      directory.list().map((entry) => entry.code),
+    );
     if (!job) return undefined;
     await walk(job);
     return (await repo.getJob(job.id)) ?? job;
