@@ -264,6 +264,18 @@ describe.each(testEngines())("collector on %s", (engine) => {
     }
   });
 
+  it("in the background (main.ts): the schedule queues the source's job and the runner walks it", async () => {
+    const c = collector({ intervalMs: 1_000 });
+    c.startBackground();
+    let job;
+    for (let i = 0; i < 100 && job?.state !== "done"; i++) {
+      await wait(50);
+      [job] = await c.jobs();
+    }
+    expect(job).toMatchObject({ source: "djuu", trigger: "schedule", state: "done", attempts: 1 });
+    await c.stop();
+  });
+
   it("a runner takes only jobs of the sources its instance has", async () => {
     const c = collector();
     const [{ job }] = await c.startNow({ source: "djuu" });

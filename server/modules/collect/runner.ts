@@ -68,6 +68,8 @@ export function createCollectRunner(options: CollectRunnerOptions): CollectRunne
   let stopping = false;
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
+  /** A wake-up that came while a job was being walked: look again at once instead of sleeping. */
+  let wokenMeanwhile = false;
 
   const breakerOpen = (source: string) => options.health?.list().some((s) => s.code === source && s.state === "open") ?? false;
 
@@ -141,6 +143,10 @@ export function createCollectRunner(options: CollectRunnerOptions): CollectRunne
         logger.error({ err, runner: id }, "collect runner failed");
       }
       if (worked || stopping) continue;
+      if (wokenMeanwhile) {
+        wokenMeanwhile = false;
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs);
         timer.unref();
@@ -165,7 +171,8 @@ export function createCollectRunner(options: CollectRunnerOptions): CollectRunne
       await loop;
     },
     wake() {
-      wakeUp?.();
+      if (wakeUp) wakeUp();
+      else wokenMeanwhile = true;
     },
     runOnce,
   };
