@@ -192,6 +192,15 @@ describe.each(testEngines())("collector on %s", (engine) => {
     expect(site.hits).toHaveLength(0);
   });
 
+  it("a source switched off while its job runs (the directory is asked at each page) ends the job as failed", async () => {
+    let enabled = true;
+    const directory = { list: () => (enabled ? [djuu.entry] : []), get: (code: string) => (enabled && code === "djuu" ? djuu.entry : undefined) };
+    const c = collector({ directory, onPage: () => (enabled = false) });
+    await c.startNow({ source: "djuu" });
+    const job = (await c.runner.runOnce())!;
+    expect(job).toMatchObject({ state: "failed", pagesDone: 1, lastError: "来源 djuu 已停用或不存在" });
+  });
+
   it("a job whose runner died is taken by another runner once the lease ran out, and goes on from its cursor", async () => {
     const c = collector({ leaseMs: 400 });
     const [{ job }] = await c.startNow({ source: "djuu" });

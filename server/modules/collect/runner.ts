@@ -87,10 +87,10 @@ export function createCollectRunner(options: CollectRunnerOptions): CollectRunne
       const unit = job.plan[cursor.unitIndex];
       // Asked at each page: a source switched off or repaired while the job runs is seen at once.
       const entry = directory.get(job.source);
-      const refusal = !unit ? "采集计划已走完" : !entry ? `来源 ${job.source} 已停用或不存在` : breakerOpen(job.source) ? `来源 ${job.source} 熔断中 (连续失败)，稍后再采集` : null;
-      if (refusal || !unit || !entry) {
-        await repo.fail(job.id, id, refusal ?? "");
-        logger.warn({ ...log, reason: refusal }, "collect job failed");
+      if (!unit || !entry || breakerOpen(job.source)) {
+        const reason = !unit ? "采集计划已走完" : !entry ? `来源 ${job.source} 已停用或不存在` : `来源 ${job.source} 熔断中 (连续失败)，稍后再采集`;
+        await repo.fail(job.id, id, reason);
+        logger.warn({ ...log, reason }, "collect job failed");
         return;
       }
       const outcome = await readPage(entry.adapter, unit, cursor.nextPage);
