@@ -19,6 +19,7 @@ import { adminSessionRoutes } from "./modules/admin/session-routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
 import { collectedRoutes } from "./modules/collected/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
+import { collectRoutes } from "./modules/collect/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { libraryRoutes } from "./modules/library/routes.js";
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sourceAdapters: deps.sourceAdapters,
     sourceBreaker: deps.sourceBreaker,
     sourceNetwork: deps.sourceNetwork,
+    collect: { intervalMs: config.collectIntervalMs, leaseMs: config.collectLeaseMs },
     // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
     uploadsDir: config.uploadsDir,
@@ -104,6 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before the database closes: the running rebuild ends, and the last batch of views is written.
   app.addHook("onClose", async () => {
     await services.chartScheduler.stop();
+    // The collect runner stores its page in flight and gives its job back (main.ts starts it).
+    await services.collector.stop();
     await services.suites.flushViews();
     services.mailer.close();
     services.sourceDirectory.close();
@@ -133,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(searchRoutes, { services });
   await app.register(sourceHealthRoutes, { services });
   await app.register(sourceAdminRoutes, { services });
+  await app.register(collectRoutes, { services });
   await app.register(sourcePlayRoutes, { services });
   await app.register(collectedRoutes, { services });
   await app.register(playRoutes, { services });

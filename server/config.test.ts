@@ -70,6 +70,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ EXTERNAL_SOURCES: "djuu,example" })).toThrow(/EXTERNAL_SOURCES/);
   });
 
+  it("runs collect jobs every minute with a two-minute lease unless told otherwise; 0 turns the runner off", () => {
+    expect(loadConfig({})).toMatchObject({ collectIntervalMs: 60_000, collectLeaseMs: 120_000 });
+    expect(loadConfig({ COLLECT_INTERVAL_MS: "0", COLLECT_LEASE_MS: "30000" })).toMatchObject({ collectIntervalMs: 0, collectLeaseMs: 30_000 });
+    expect(() => loadConfig({ COLLECT_INTERVAL_MS: "10" })).toThrow(/COLLECT_INTERVAL_MS/);
+    expect(() => loadConfig({ COLLECT_LEASE_MS: "0" })).toThrow(/COLLECT_LEASE_MS/);
+  });
+
   it("refuses malformed values with a message naming the variable", () => {
     expect(() => loadConfig({ PORT: "http" })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);

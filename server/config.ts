@@ -40,6 +40,14 @@ const envSchema = z.object({
     .int()
     .refine((n) => n === 0 || n >= 1000, { message: "must be 0 or a whole number >= 1000" })
     .default(300_000),
+  /** Collection (issue 11): this instance's collect runner and schedule tick, milliseconds between looks; 0 = off. */
+  COLLECT_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || n >= 1000, { message: "must be 0 or a whole number >= 1000" })
+    .default(60_000),
+  /** How long a collect job stays held by its runner without storing a page (a dead runner's job is taken after it). */
+  COLLECT_LEASE_MS: z.coerce.number().int().min(1000).default(120_000),
   /** External DJ sites searched and played beside the catalogue (issue 11), e.g. `djuu,172minx,vvvdj`; unset = none. */
   EXTERNAL_SOURCES: z
     .string()
@@ -72,6 +80,9 @@ export interface Config {
   headersTimeoutMs: number;
   /** Codes of the external sources to use (BUILTIN_SOURCES); empty = the local catalogue alone. */
   externalSources: string[];
+  /** Collect runner and schedule: milliseconds between looks (0 = this instance runs no collect job). */
+  collectIntervalMs: number;
+  collectLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -111,5 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     externalSources: e.EXTERNAL_SOURCES ?? [],
+    collectIntervalMs: e.COLLECT_INTERVAL_MS,
+    collectLeaseMs: e.COLLECT_LEASE_MS,
   };
 }

@@ -58,6 +58,10 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ host: config.host, port: config.port });
+  // Collection (ADR 0023): this instance runs collect jobs and queues scheduled ones.
+  // Sources may also be configured in the database (generic adapters): the runner only takes
+  // jobs of sources this instance has, so with none it only looks now and then.
+  if (config.collectIntervalMs > 0) app.services.collector.startBackground();
   logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
 }
 

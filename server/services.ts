@@ -15,6 +15,7 @@ import { catalogueWriteService } from "./modules/catalogue-write/service.js";
 import { collectedService } from "./modules/collected/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
+import { createCollector } from "./modules/collect/service.js";
 import { homeService } from "./modules/home/service.js";
 import { libraryService } from "./modules/library/service.js";
 import { createMailer } from "./modules/mail/mailer.js";
@@ -60,6 +61,8 @@ export interface ServiceOptions {
   sourceBreaker?: Pick<HealthOptions, "failureThreshold" | "coolDownMs">;
   /** Tests only: fixture addresses the sources configured in `source_sites` may reach. */
   sourceNetwork?: SourceNetwork;
+  /** Collection (ADR 0023): runner poll and schedule tick (0 = never runs here), job lease. */
+  collect?: { intervalMs: number; leaseMs: number };
 }
 
 /**
@@ -82,6 +85,7 @@ export function createServices({
   sourceAdapters = [],
   sourceBreaker,
   sourceNetwork,
+  collect = { intervalMs: 0, leaseMs: 120_000 },
 }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
@@ -140,6 +144,17 @@ export function createServices({
     collected: collectedService(db, { writes, sourceDirectory, logger }),
     sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
     sourceAdmin: sourceAdminService(db, { writes, directory: sourceDirectory, network: sourceNetwork }),
+    collector: createCollector({
+      db,
+      directory: sourceDirectory,
+      health: sources.health,
+      logger,
+      ...collect,
+      // A stored chart replaces the site's board on the charts panel: drop every kept copy (ADR 0025).
+      onPage: (page) => {
+        if (page.unitType === "chart" && page.items > 0 && page.error === null) charts.sourceChartsChanged(page.source);
+      },
+    }),
     visitors: visitorService(db),
     sessions,
     captcha,

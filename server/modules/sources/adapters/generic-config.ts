@@ -106,6 +106,18 @@ export const genericSourceConfig = z.strictObject({
   kinds: z.record(z.string(), z.enum(["mix", "single"])).default({}),
   /** Our chart periods → the site's chart key (`{chart}` in the chart template). */
   charts: z.partialRecord(z.enum(["day", "week", "month", "quarter"]), z.string()).default({}),
+  /** Categories a collection job walks (`{category}` in the category template); none = charts only. */
+  categories: z
+    .array(
+      z.strictObject({
+        key: z.string().min(1),
+        name: z.string().min(1),
+        /** When the site's category says mix or single. */
+        kind: z.enum(["mix", "single"]).optional(),
+        maxPages: z.number().int().min(1).max(50).optional(),
+      }),
+    )
+    .default([]),
   search: operation,
   category: operation.optional(),
   chart: operation.optional(),
