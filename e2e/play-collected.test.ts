@@ -10,6 +10,7 @@ import { VVVDJ_REFERER } from "../server/modules/sources/adapters/vvvdj";
 import { createSourceAdapters } from "../server/modules/sources/registry";
 import { insertCollected } from "../server/testing/collected";
 import { file, html, startFixtureSite, status, type FixtureSite } from "../server/testing/fixture-site";
+import { hidePlayUrl } from "../server/testing/vvvdj-hidden-url";
 import { hydrated, launchBrowser } from "./browser";
 import { mediaState } from "./player-helpers";
 import { startWebServer, watchProblems } from "./web-server";
@@ -25,17 +26,6 @@ let vvvdj: FixtureSite;
 let itemId = 0;
 let closeSources = () => {};
 const contexts: BrowserContext[] = [];
-
-/** 清风DJ's hidden play address (the inverse of vvvdj-playurl.ts, mode "e0"). */
-function hidePlayUrl(address: string): string {
-  const key = "k3Vq8ZtL0xWm5RcY7bNd2HfJ9sPg4AeU";
-  let encoded = "e0";
-  for (const c of address) {
-    const k = [...key].findIndex((kc) => (c.charCodeAt(0) + kc.charCodeAt(0)) % 2 === 0) + 1;
-    encoded += String.fromCharCode((c.charCodeAt(0) + key.charCodeAt(k - 1)) / 2) + String(100 + 3 * k);
-  }
-  return `'${encoded}','${key}'`;
-}
 
 beforeAll(async () => {
   vvvdj = await startFixtureSite();

@@ -12,6 +12,7 @@ import { MINX172_REFERER } from "../server/modules/sources/adapters/minx172";
 import { VVVDJ_REFERER } from "../server/modules/sources/adapters/vvvdj";
 import { createSourceAdapters } from "../server/modules/sources/registry";
 import { file, html, startFixtureSite, status, type FixtureSite } from "../server/testing/fixture-site";
+import { hidePlayUrl } from "../server/testing/vvvdj-hidden-url";
 import { hydrated, launchBrowser } from "./browser";
 import { mediaState, seekToSound } from "./player-helpers";
 import { startWebServer, watchProblems } from "./web-server";
@@ -61,20 +62,6 @@ beforeAll(async () => {
   }
   browser = await launchBrowser();
 });
-
-/**
- * 清风DJ's hidden play address, the other way round (see vvvdj-playurl.ts): each character c
- * becomes (code(c) + code(key[k])) / 2 followed by 100 + 3k, k 1-based from the front ("e0").
- */
-function hidePlayUrl(address: string): string {
-  const key = "k3Vq8ZtL0xWm5RcY7bNd2HfJ9sPg4AeU";
-  let encoded = "e0";
-  for (const c of address) {
-    const k = [...key].findIndex((kc) => (c.charCodeAt(0) + kc.charCodeAt(0)) % 2 === 0) + 1;
-    encoded += String.fromCharCode((c.charCodeAt(0) + key.charCodeAt(k - 1)) / 2) + String(100 + 3 * k);
-  }
-  return `'${encoded}','${key}'`;
-}
 
 afterAll(async () => {
   await browser?.close();
