@@ -8,8 +8,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { queryRows } from "../../db/sql.js";
 import type { CollectUnit } from "../../db/schema/index.js";
 import type { DatabaseHandle } from "../../db/types.js";
+import { inProcessBus } from "../../events/bus.js";
 import { startFixtureSite, withLatency, html, type FixtureSite } from "../../testing/fixture-site.js";
 import { captureLogger, createTestDatabase, testEngines } from "../../testing/test-db.js";
+import { catalogueWriteService } from "../catalogue-write/service.js";
 import { staticSourceDirectory } from "../sources/directory.js";
 import { healthBoard } from "../sources/health.js";
 import { BLOCKED_CID, CHANGED_CID, CHARTS, HANGING_CID, category, chart, djuuEntry, expectedPages, expectedUrls, serveCollectDjuu } from "./collect.fixtures.js";
@@ -264,12 +266,13 @@ describe.each(testEngines())("collector on %s", (engine) => {
     expect(scheduled).toMatchObject({ source: "djuu", trigger: "schedule", state: "queued" });
     const [{ n }] = (await rows<{ n: number }>(sql`select count(*)::int as n from collect_jobs where state = 'queued'`)) as [{ n: number }];
     expect(n).toBe(1);
-    await database.db.execute(sql`update source_sites set collect_interval_minutes = 0 where code = 'djuu'`);
+    const writes = catalogueWriteService(database.db, inProcessBus());
+    await writes.updateSourceSite("djuu", { collectIntervalMinutes: 0 });
     try {
       await database.db.execute(sql`delete from collect_jobs`);
       expect(await c.tick()).toEqual([]);
     } finally {
-      await database.db.execute(sql`update source_sites set collect_interval_minutes = 360 where code = 'djuu'`);
+      await writes.updateSourceSite("djuu", { collectIntervalMinutes: 360 });
     }
   });
 
