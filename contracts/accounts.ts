@@ -23,6 +23,10 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
  * The signed-in back-office admin as `GET /api/pandaadmin/check` returns it (the web's
  * `AdminInfo` is a subset of it).
  */
+export const ADMIN_ROLE_CODES = ["super", "editor"] as const;
+export type AdminRoleCode = (typeof ADMIN_ROLE_CODES)[number];
+export const ADMIN_ROLE_NAMES: Record<AdminRoleCode, string> = { super: "超级管理员", editor: "编辑" };
+
 export const sessionAdminSchema = z.object({
   id: z.number().int(),
   username: z.string(),
@@ -30,6 +34,8 @@ export const sessionAdminSchema = z.object({
   avatar: z.string(),
   /** 1 normal, 0 disabled. */
   status: z.number().int(),
+  /** super (超级管理员): everything; editor (编辑): content only. */
+  role: z.enum(ADMIN_ROLE_CODES),
 });
 export type SessionAdmin = z.infer<typeof sessionAdminSchema>;
 
@@ -46,6 +52,7 @@ export const accountMessages = {
 export const adminMessages = {
   notLoggedIn: "请先登录管理后台",
   accountDisabled: "管理员账号已被禁用",
+  superOnly: "需要超级管理员权限",
   logoutOk: "退出成功",
 } as const;
 

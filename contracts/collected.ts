@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { adminTableQuerySchema } from "./admin-table";
 
 /**
  * The back office's collected data (issue 11, ADR 0024): processing collected items into the
@@ -17,11 +18,6 @@ export const collectedMessages = {
   processed: "处理完成",
   deleted: "删除成功",
   badStatus: "状态只能是 0 或 1",
-  badSort: "排序字段无效",
-  badOrder: "排序方向只能是 asc 或 desc",
-  badFilter: "筛选条件无效",
-  badOp: "筛选运算符无效",
-  badPaging: "分页参数无效",
 } as const;
 const m = collectedMessages;
 
@@ -89,15 +85,7 @@ export type CollectedRow = z.infer<typeof collectedRowSchema>;
 export const collectedTableSchema = z.object({ total: z.number().int(), rows: z.array(collectedRowSchema) });
 
 /** GET /api/pandaadmin/collect/index (the back office's table conventions, ADMIN-API.md). */
-export const collectedIndexQuerySchema = z.object({
-  search: z.string().max(200).optional().describe("标题关键字"),
+export const collectedIndexQuerySchema = adminTableQuerySchema.extend({
   status: z.enum(["all", "0", "1"], { error: m.badStatus }).optional().describe("all 全部, 0 未处理, 1 已处理"),
-  filter: z.string().max(2000).optional().describe('JSON 字符串, 如 {"source":"djuu"}'),
-  op: z.string().max(2000).optional().describe('JSON 字符串, 如 {"source":"="}'),
-  sort: z.string().max(40).optional().describe("排序字段, 默认 id"),
-  order: z.enum(["asc", "desc", "ASC", "DESC"], { error: m.badOrder }).optional(),
-  offset: z.coerce.number({ error: m.badPaging }).int({ error: m.badPaging }).min(0, { error: m.badPaging }).max(1_000_000, { error: m.badPaging }).optional(),
-  limit: z.coerce.number({ error: m.badPaging }).int({ error: m.badPaging }).min(0, { error: m.badPaging }).max(100_000, { error: m.badPaging }).optional(),
-  page: z.coerce.number({ error: m.badPaging }).int({ error: m.badPaging }).min(1, { error: m.badPaging }).max(100_000, { error: m.badPaging }).optional(),
 });
 export type CollectedIndexQuery = z.infer<typeof collectedIndexQuerySchema>;

@@ -42,15 +42,15 @@ describe.each(testEngines())("route access on %s", (engine) => {
       .returning();
     return row.id;
   }
-  async function newAdmin(status = 1) {
+  async function newAdmin(status = 1, role: "super" | "editor" = "editor") {
     const [row] = await db()
       .insert(admins)
-      .values({ username: `boss${++seq}`, passwordHash: "x", status })
+      .values({ username: `boss${++seq}`, passwordHash: "x", status, role })
       .returning();
     return row.id;
   }
   const userToken = async (status = 1) => sessions().createUserSession(await newUser(status));
-  const adminToken = async (status = 1) => sessions().createAdminSession(await newAdmin(status));
+  const adminToken = async (status = 1, role: "super" | "editor" = "editor") => sessions().createAdminSession(await newAdmin(status, role));
 
   const call = (route: RouteAccess, headers: Record<string, string>) =>
     app.inject({ method: route.method as "GET", url: concrete(route.url), headers });
@@ -132,13 +132,24 @@ describe.each(testEngines())("route access on %s", (engine) => {
     }
   });
 
-  it("every admin route: 401 for a guest and a member, 403 for a disabled admin; an admin gets through", async () => {
+  it("every admin route: 401 for a guest and a member, 403 for a disabled admin; an editor (content) gets through", async () => {
     const expired = await sessionService(db(), past).createAdminSession(await newAdmin());
     for (const route of of("admin")) {
       const guests = [{}, bearer(UNKNOWN), bearer(expired), bearer(await userToken()), bearer(await userToken(0))];
       for (const headers of guests) await expectRefused(route, headers, 401, "请先登录管理后台");
       await expectRefused(route, bearer(await adminToken(0)), 403, "管理员账号已被禁用");
       await expectAdmitted(route, await adminToken());
+    }
+  });
+
+  it("every super route: 401 for a guest and a member, 403 for a disabled admin and for an editor; a 超级管理员 gets through", async () => {
+    const superRoutes = of("super");
+    expect(superRoutes.length).toBeGreaterThan(0);
+    for (const route of superRoutes) {
+      for (const headers of [{}, bearer(UNKNOWN), bearer(await userToken())]) await expectRefused(route, headers, 401, "请先登录管理后台");
+      await expectRefused(route, bearer(await adminToken(0, "super")), 403, "管理员账号已被禁用");
+      await expectRefused(route, bearer(await adminToken(1, "editor")), 403, "需要超级管理员权限");
+      await expectAdmitted(route, await adminToken(1, "super"));
     }
   });
 

@@ -30,6 +30,7 @@ import { externalSearch } from "./modules/sources/search-sources.js";
 import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
+import { auditService } from "./modules/audit/service.js";
 import { liveSourceDirectory } from "./modules/sources/directory.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
@@ -91,6 +92,7 @@ export function createServices({
   // A kept answer whose background refresh fails is still served: say so in the log.
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
   const writes = catalogueWriteService(db, bus);
+  const audit = auditService(db);
   // The sources in use: the given built-ins plus those configured in source_sites, rebuilt on
   // every `sources` event (ADR 0026). Search and play ask it at each use.
   const sourceDirectory = liveSourceDirectory({
@@ -125,6 +127,7 @@ export function createServices({
     ephemeral,
     caches,
     writes,
+    audit,
     charts,
     chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger }),
     categories,

@@ -22,7 +22,7 @@ const member = (status: number): SessionUser => ({
   createTime: 0,
   status,
 });
-const boss = (status: number): SessionAdmin => ({ id: 1, username: "admin", nickname: "管理员", avatar: "", status });
+const boss = (status: number): SessionAdmin => ({ id: 1, username: "admin", nickname: "管理员", avatar: "", status, role: "super" });
 
 /** Session lookups from a fixed table, counting how often each is asked. */
 function fakeSessions() {

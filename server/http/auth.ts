@@ -1,13 +1,14 @@
 /**
  * The auth seam (ADR 0015). Every route declares who may call it, in its own options
- * (`config: { access: "public" | "user" | "admin" }`) or through its route group
+ * (`config: { access: "public" | "user" | "admin" | "super" }`) or through its route group
  * (`declareAccess(scope, level)` / `withAccess(level, plugin)`). One onRoute hook reads the
  * level and attaches the matching guard, so a route cannot forget it; a route without a level
  * stops the app at registration.
  *
  * The guards resolve the bearer token once per request, and only on routes that need it:
  * `user` routes get `request.user` (401 请先登录, 403 账号已被禁用), `admin` routes get
- * `request.admin` (from the separate admin sessions), and public routes that opt in with
+ * `request.admin` (from the separate admin sessions; `super` routes only 超级管理员, else 403
+ * 需要超级管理员权限), and public routes that opt in with
  * `optionalUser: true` get `request.user` or null. Other public routes touch no session at all.
  */
 import {
@@ -27,8 +28,11 @@ import type {
 import fp from "fastify-plugin";
 import { AppError } from "../errors.js";
 
-export const ACCESS_LEVELS = ["public", "user", "admin"] as const;
-/** public: anyone; user: a signed-in, enabled site member; admin: a signed-in, enabled back-office admin. */
+export const ACCESS_LEVELS = ["public", "user", "admin", "super"] as const;
+/**
+ * public: anyone; user: a signed-in, enabled site member; admin: a signed-in, enabled back-office
+ * admin of either role (content); super: an admin whose role is super (admins, sources, users, settings).
+ */
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 
 /** One registered route (per method) and who may call it; the route-access test walks these. */
@@ -127,13 +131,24 @@ export function authGuards(sessions: SessionLookup) {
     slots(request)[kUser] = user;
   };
 
-  /** `admin` routes: an enabled admin (a member token is no admin), else 401 / 403. */
-  const requireAdmin: onRequestHookHandler = async (request) => {
+  /** An enabled admin (a member token is no admin), else 401 / 403. */
+  const resolveAdmin = async (request: FastifyRequest) => {
     const t = token(request);
     const admin = t ? await sessions.adminByToken(t) : null;
     if (!admin) throw new AppError(401, adminMessages.notLoggedIn);
     if (!admin.status) throw new AppError(403, adminMessages.accountDisabled);
     slots(request)[kAdmin] = admin;
+    return admin;
+  };
+
+  /** `admin` routes: an enabled admin of either role. */
+  const requireAdmin: onRequestHookHandler = async (request) => {
+    await resolveAdmin(request);
+  };
+
+  /** `super` routes: an enabled 超级管理员; an editor gets 403 需要超级管理员权限. */
+  const requireSuper: onRequestHookHandler = async (request) => {
+    if ((await resolveAdmin(request)).role !== "super") throw new AppError(403, adminMessages.superOnly);
   };
 
   /** Public `optionalUser` routes: the enabled member or null; never refuses. */
@@ -142,7 +157,7 @@ export function authGuards(sessions: SessionLookup) {
     slots(request)[kUser] = user?.status ? user : null;
   };
 
-  return { requireUser, requireAdmin, identifyUser };
+  return { requireUser, requireAdmin, requireSuper, identifyUser };
 }
 
 function routeName(request: FastifyRequest) {
@@ -190,7 +205,7 @@ export const authPlugin = fp<{ sessions: SessionLookup }>(
     // A route registered earlier would have escaped the hook below (and the route-access test).
     if (app.printRoutes() !== "(empty tree)") throw new Error("Register authPlugin before any route (ADR 0015)");
     marks(app)[kRoot] = true;
-    const { requireUser, requireAdmin, identifyUser } = authGuards(sessions);
+    const { requireUser, requireAdmin, requireSuper, identifyUser } = authGuards(sessions);
     const registry: RouteAccess[] = [];
     app.decorate("routeAccess", registry);
 
@@ -210,7 +225,7 @@ export const authPlugin = fp<{ sessions: SessionLookup }>(
     app.decorateRequest("admin", {
       getter(this: FastifyRequest) {
         const admin = slots(this)[kAdmin];
-        if (admin === undefined) throw new Error(`request.admin is not resolved on ${routeName(this)}: declare access "admin"`);
+        if (admin === undefined) throw new Error(`request.admin is not resolved on ${routeName(this)}: declare access "admin" or "super"`);
         return admin;
       },
     });
@@ -232,7 +247,8 @@ export const authPlugin = fp<{ sessions: SessionLookup }>(
 
       // The resolved level travels with the route (request.routeOptions.config.access).
       route.config = { ...route.config, access: level };
-      const guard = level === "user" ? requireUser : level === "admin" ? requireAdmin : optionalUser ? identifyUser : null;
+      const guard =
+        level === "user" ? requireUser : level === "admin" ? requireAdmin : level === "super" ? requireSuper : optionalUser ? identifyUser : null;
       if (guard) {
         const own = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
         route.onRequest = [guard, ...own];

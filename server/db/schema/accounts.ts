@@ -31,6 +31,9 @@ export const users = pgTable(
 );
 
 /** Back-office accounts live apart from members: a leaked member session can never reach /panda. */
+export const ADMIN_ROLES = ["super", "editor"] as const;
+export type AdminRole = (typeof ADMIN_ROLES)[number];
+
 export const admins = pgTable(
   "admins",
   {
@@ -40,6 +43,8 @@ export const admins = pgTable(
     nickname: text("nickname").notNull().default(""),
     avatar: text("avatar"),
     status: smallint("status").notNull().default(1),
+    /** super: everything (admins, sources, settings, users); editor: content only (issue 12). */
+    role: text("role", { enum: ADMIN_ROLES }).notNull().default("editor"),
     lastLoginAt: tstz("last_login_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -47,6 +52,7 @@ export const admins = pgTable(
   (t) => [
     uniqueIndex("admins_username_lower_uq").on(sql`lower(${t.username})`),
     oneOf("admins_status_check", t.status, ["0", "1"]),
+    oneOf("admins_role_check", t.role, ADMIN_ROLES),
   ],
 );
 

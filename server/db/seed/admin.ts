@@ -23,7 +23,7 @@ export async function ensureAdminAccount(
   const passwordHash = await hashPassword(password);
   const inserted = await db
     .insert(admins)
-    .values({ username: DEFAULT_ADMIN_USERNAME, passwordHash, nickname: "管理员" })
+    .values({ username: DEFAULT_ADMIN_USERNAME, passwordHash, nickname: "管理员", role: "super" })
     .onConflictDoNothing()
     .returning({ id: admins.id });
   if (inserted.length === 0) return { created: false };

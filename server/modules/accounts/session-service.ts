@@ -32,6 +32,7 @@ export function toSessionAdmin(admin: AdminRow): SessionAdmin {
     nickname: admin.nickname || admin.username,
     avatar: admin.avatar || DEFAULT_AVATAR,
     status: admin.status,
+    role: admin.role,
   };
 }
 

@@ -4,7 +4,7 @@ import { queryRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { Executor } from "../catalogue-write/repo.js";
 import type { CategoryRef, CollectedRow } from "./mapping.js";
-import type { TableQuery } from "./table-query.js";
+import type { TableQuery } from "../../http/admin-table.js";
 
 /** One row of the back office's table, as selected. */
 export interface CollectedTableRow {

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { type CollectedIndexQuery, collectedMessages as m, type CollectedRow, type ProcessOutcome } from "@contracts/collected";
 import type { AppDatabase, DbLogger } from "../../db/types.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
@@ -5,7 +6,7 @@ import { BUILTIN_SOURCES } from "../sources/registry.js";
 import type { SourceDirectory } from "../sources/directory.js";
 import { mapCollected, sourceIdOf } from "./mapping.js";
 import { collectedRepo, type CollectedTableRow } from "./repo.js";
-import { tableQuery } from "./table-query.js";
+import { collectedTable } from "./table.js";
 
 const STATUS_TEXT = { 0: "未处理", 1: "已处理" } as const;
 
@@ -108,7 +109,9 @@ export function collectedService(db: AppDatabase, { writes, sourceDirectory, log
 
     /** The back office's table (ADMIN-API.md conventions): `{total, rows}`. */
     async table(query: CollectedIndexQuery): Promise<{ total: number; rows: CollectedRow[] }> {
-      const { total, rows } = await collectedRepo(db).table(tableQuery(query));
+      const { status, ...rest } = query;
+      const byStatus = status && status !== "all" ? [sql`status = ${Number(status)}`] : [];
+      const { total, rows } = await collectedRepo(db).table(collectedTable(rest, byStatus));
       return { total, rows: rows.map(toTableRow) };
     },
 

@@ -16,7 +16,8 @@ const tags = ["admin"];
 
 /** The back office's sources (ADR 0026): generic sources added or repaired while the site runs. */
 export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
-  declareAccess(app, "admin");
+  // Sources (their hosts, selectors and schedules) are the 超级管理员's (issue 12): editors run content only.
+  declareAccess(app, "super");
   const api = app.withTypeProvider<ZodTypeProvider>();
   const admin = services.sourceAdmin;
 

@@ -55,7 +55,7 @@ describe.each(testEngines())("sources configured by data on %s", (engine) => {
     serveDjuu(site);
     testApp = await createTestApp(engine, { sourceNetwork: { allowAddresses: [site.host] } });
     app = testApp.app;
-    const [row] = await testApp.database.db.insert(admins).values({ username: "sources-boss", passwordHash: "x", status: 1 }).returning();
+    const [row] = await testApp.database.db.insert(admins).values({ username: "sources-boss", passwordHash: "x", status: 1, role: "super" }).returning();
     token = await sessionService(testApp.database.db).createAdminSession(row!.id);
   });
 

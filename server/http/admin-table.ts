@@ -1,0 +1,169 @@
+import { ADMIN_TABLE_MAX_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZE, adminTableMessages as m, type AdminTableQuery } from "@contracts/admin-table";
+import { type SQL, sql } from "drizzle-orm";
+import { badRequest } from "../errors.js";
+
+/**
+ * Every admin table's query in the back office's conventions (ADMIN-API.md: FastAdmin's
+ * `search`, `filter`/`op` JSON strings, `sort`, `order`, `offset`, `limit`, `page`), read into
+ * SQL parts over the table's declared columns, with a 400 and a Chinese message for whatever it
+ * cannot read (an unknown column, op or sort key, an unreadable value). A table declares its
+ * columns once (`defineAdminTable`); the SQL is the repository's.
+ */
+
+export type ColumnType = "number" | "text" | "time";
+/** A time column as Unix seconds (what the tables show and filter on). */
+export const epochOf = (column: string) => sql.raw(`extract(epoch from ${column})::bigint`);
+
+export interface AdminTableColumn {
+  expr: SQL;
+  type: ColumnType;
+}
+
+export interface AdminTableDefinition {
+  /** Filterable and sortable columns by their API names. */
+  columns: Record<string, AdminTableColumn>;
+  /** The free-text `search` as a condition (e.g. title LIKE, or the id when it is a number). */
+  search?: (term: string) => SQL;
+  /** The default sort column (default `id`) and the column that breaks ties (default `id`). */
+  defaultSort?: string;
+  tieBreak?: SQL;
+}
+
+const KEY = /^[a-zA-Z0-9_\-.]+$/u;
+const OPS = new Set(["=", "<>", "!=", "LIKE", "NOT LIKE", "LIKE %...%", ">", ">=", "<", "<=", "FIND_IN_SET", "IN", "IN(...)", "NOT IN", "NOT IN(...)", "BETWEEN", "NOT BETWEEN", "RANGE", "NOT RANGE", "NULL", "NOT NULL"]);
+
+function parseObject(text: string | undefined): Record<string, unknown> {
+  if (!text?.trim()) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest(m.badFilter);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw badRequest(m.badFilter);
+  return value as Record<string, unknown>;
+}
+
+/** A time is Unix seconds, or a date and time of the site (China, UTC+8) as the picker writes it. */
+function timeValue(text: string): number {
+  if (/^\d+$/u.test(text)) return Number(text);
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/u.exec(text);
+  if (!match) throw badRequest(m.badFilter);
+  const [, y, mo, d, h = "0", mi = "0", s = "0"] = match;
+  return Math.floor(Date.UTC(+y!, +mo! - 1, +d!, +h - 8, +mi, +s) / 1000);
+}
+
+function typed(type: ColumnType, text: string): string | number {
+  if (type === "text") return text;
+  if (type === "time") return timeValue(text);
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n)) throw badRequest(m.badFilter);
+  return n;
+}
+
+function condition(expr: SQL, type: ColumnType, op: string, raw: string): SQL | undefined {
+  // A value of NULL / NOT NULL overrides the op (the original does so).
+  if (raw === "NULL" || op === "NULL") return sql`${expr} is null`;
+  if (raw === "NOT NULL" || op === "NOT NULL") return sql`${expr} is not null`;
+  const list = () => raw.split(",").map((v) => typed(type, v.trim()));
+  const text = sql`${expr}::text`;
+  switch (op) {
+    case "=":
+      return sql`${expr} = ${typed(type, raw)}`;
+    case "<>":
+    case "!=":
+      return sql`${expr} <> ${typed(type, raw)}`;
+    case "LIKE":
+    case "LIKE %...%":
+      return sql`${text} ilike ${`%${raw.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`}`;
+    case "NOT LIKE":
+      return sql`${text} not ilike ${`%${raw.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`}`;
+    case ">":
+      return sql`${expr} > ${typed(type, raw)}`;
+    case ">=":
+      return sql`${expr} >= ${typed(type, raw)}`;
+    case "<":
+      return sql`${expr} < ${typed(type, raw)}`;
+    case "<=":
+      return sql`${expr} <= ${typed(type, raw)}`;
+    case "FIND_IN_SET":
+      return sql`${raw} = any(string_to_array(${text}, ','))`;
+    case "IN":
+    case "IN(...)":
+      return sql`${expr} in (${sql.join(list().map((v) => sql`${v}`), sql`, `)})`;
+    case "NOT IN":
+    case "NOT IN(...)":
+      return sql`${expr} not in (${sql.join(list().map((v) => sql`${v}`), sql`, `)})`;
+    case "BETWEEN":
+    case "NOT BETWEEN":
+    case "RANGE":
+    case "NOT RANGE": {
+      const sides = (op.endsWith("RANGE") ? raw.split(" - ") : raw.split(",")).map((v) => v.trim());
+      if (sides.length !== 2 || (sides[0] === "" && sides[1] === "")) throw badRequest(m.badFilter);
+      const [from, to] = sides.map((v) => (v === "" ? undefined : typed(type, v)));
+      const inside = from === undefined ? sql`${expr} <= ${to}` : to === undefined ? sql`${expr} >= ${from}` : sql`${expr} between ${from} and ${to}`;
+      return op.startsWith("NOT") ? sql`not (${inside})` : inside;
+    }
+  }
+  return undefined;
+}
+
+export interface TableQuery {
+  where: SQL;
+  orderBy: SQL;
+  limit: number;
+  offset: number;
+}
+
+/** A LIKE pattern matching `term` anywhere (its %, _ and \\ taken literally), lower-cased. */
+export function containsPattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+}
+
+/** The common free-text search: the title contains it, or the id is it. */
+export const titleOrIdSearch =
+  (title: string, id = "id") =>
+  (term: string): SQL => {
+    const like = sql`lower(${sql.raw(title)}) like ${containsPattern(term)}`;
+    return /^\d{1,9}$/u.test(term) ? sql`(${like} or ${sql.raw(id)} = ${Number(term)})` : like;
+  };
+
+/**
+ * Binds a table's columns: `(query, extra?)` → the query's SQL parts, or a 400 for a key, op,
+ * value or sort it cannot read. `extra` adds the table's own conditions (a status shortcut…).
+ */
+export function defineAdminTable(definition: AdminTableDefinition) {
+  const { columns } = definition;
+  const defaultSort = definition.defaultSort ?? "id";
+  const tieBreak = definition.tieBreak ?? sql.raw("id");
+  return function tableQuery(q: AdminTableQuery, extra: SQL[] = []): TableQuery {
+    const parts: SQL[] = [...extra];
+    const term = q.search?.trim();
+    if (term && definition.search) parts.push(definition.search(term));
+    const filter = parseObject(q.filter);
+    const ops = parseObject(q.op);
+    for (const key of Object.keys(ops)) if (!KEY.test(key)) throw badRequest(m.badFilter);
+    for (const [key, value] of Object.entries(filter)) {
+      if (!KEY.test(key) || !Object.hasOwn(columns, key)) throw badRequest(m.badFilter);
+      if (typeof value !== "string" && typeof value !== "number") throw badRequest(m.badFilter);
+      const rawOp = ops[key] ?? "=";
+      if (typeof rawOp !== "string") throw badRequest(m.badOp);
+      const op = rawOp.trim().toUpperCase();
+      if (!OPS.has(op)) throw badRequest(m.badOp);
+      const raw = String(value);
+      if (raw === "" && op !== "NULL" && op !== "NOT NULL") continue; // an empty search box filters nothing
+      const { expr, type } = columns[key]!;
+      const cond = condition(expr, type, op, raw);
+      if (cond) parts.push(cond);
+    }
+    const sortKey = q.sort ?? defaultSort;
+    if (!Object.hasOwn(columns, sortKey)) throw badRequest(m.badSort);
+    const direction = (q.order ?? "desc").toLowerCase() === "asc" ? sql.raw("asc") : sql.raw("desc");
+    // Ties fall back to the id, so pages never overlap.
+    const orderBy = sql`${columns[sortKey]!.expr} ${direction} nulls last, ${tieBreak} ${direction}`;
+    const limit =
+      q.limit === undefined ? ADMIN_TABLE_PAGE_SIZE : q.limit === 0 ? ADMIN_TABLE_MAX_PAGE_SIZE : Math.min(q.limit, ADMIN_TABLE_MAX_PAGE_SIZE);
+    const offset = q.page !== undefined && q.offset === undefined ? (q.page - 1) * limit : (q.offset ?? 0);
+    return { where: parts.length ? sql.join(parts, sql` and `) : sql`true`, orderBy, limit, offset };
+  };
+}
