@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { ADMIN_ROLE_CODES } from "./admin-texts";
+
+export * from "./admin-texts";
 
 /** The signed-in member as /api/user/isloging returns it (spec section 3, User). */
 export const sessionUserSchema = z.object({
@@ -23,9 +26,6 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
  * The signed-in back-office admin as `GET /api/pandaadmin/check` returns it (the web's
  * `AdminInfo` is a subset of it).
  */
-export const ADMIN_ROLE_CODES = ["super", "editor"] as const;
-export type AdminRoleCode = (typeof ADMIN_ROLE_CODES)[number];
-export const ADMIN_ROLE_NAMES: Record<AdminRoleCode, string> = { super: "超级管理员", editor: "编辑" };
 
 export const sessionAdminSchema = z.object({
   id: z.number().int(),
@@ -49,12 +49,6 @@ export const accountMessages = {
  * The back office's own texts. The spec gives none for a refused admin call; these say which
  * login is missing (a member's token never opens /panda).
  */
-export const adminMessages = {
-  notLoggedIn: "请先登录管理后台",
-  accountDisabled: "管理员账号已被禁用",
-  superOnly: "需要超级管理员权限",
-  logoutOk: "退出成功",
-} as const;
 
 /** Where a default avatar comes from when the member has not uploaded one. */
 export const DEFAULT_AVATAR = "/img/noimage.png";

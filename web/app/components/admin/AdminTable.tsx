@@ -1,0 +1,144 @@
+import { ReloadOutlined } from "@ant-design/icons";
+import { ADMIN_TABLE_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZES, adminTableMessages } from "@contracts/admin-table-texts";
+import { App, Button, Input, Space, Table, type TableProps } from "antd";
+import type { ColumnsType, SorterResult } from "antd/es/table/interface";
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode } from "react";
+import { adminTablePage } from "../../lib/admin-api";
+import styles from "./admin-table.module.css";
+
+/**
+ * The back office's one table layer (issue 12; ProComponents does not support antd 6): server
+ * paging (page sizes 10/20/50/100), keyword search, sorting, row selection for batch actions,
+ * a refresh button and the 获取数据失败 message, over a table API in ADMIN-API.md's conventions
+ * (`search`, `filter`/`op` JSON strings, `sort`, `order`, `offset`, `limit` → `{total, rows}`).
+ * Every admin screen's list is one of these: a screen only says its columns and actions.
+ */
+
+export interface AdminTableHandle {
+  /** Loads the current page again (after an edit or a delete). */
+  reload(): void;
+  /** Clears the selection (after a batch action). */
+  clearSelection(): void;
+}
+
+export interface AdminTableProps<Row extends { id: number | string }> {
+  /** GET path of the table API. */
+  api: string;
+  columns: ColumnsType<Row>;
+  /** Placeholder of the keyword box; none = no keyword box. */
+  searchPlaceholder?: string;
+  /** Column filters in FastAdmin's form: `{channel_id: "51,115"}` with `{channel_id: "IN"}`. */
+  filter?: Record<string, string>;
+  op?: Record<string, string>;
+  /** Other query parameters of this table (a status shortcut…); a change reloads from page 1. */
+  params?: Record<string, string | number | undefined>;
+  /** Buttons before the refresh button (添加…); gets the current selection. */
+  toolbar?: (selection: { ids: Row["id"][]; rows: Row[] }) => ReactNode;
+  /** Rows can be selected (for batch actions in the toolbar). */
+  selectable?: boolean;
+  /** Extra props for antd's Table (scroll, expandable…). */
+  tableProps?: Omit<TableProps<Row>, "columns" | "dataSource" | "pagination" | "rowSelection" | "onChange" | "loading" | "rowKey">;
+  /** A test id for the table block. */
+  testId?: string;
+}
+
+function AdminTableInner<Row extends { id: number | string }>(props: AdminTableProps<Row>, ref: React.ForwardedRef<AdminTableHandle>) {
+  const { api, columns, searchPlaceholder, filter, op, params, toolbar, selectable, tableProps, testId } = props;
+  const { message } = App.useApp();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(ADMIN_TABLE_PAGE_SIZE);
+  const [sort, setSort] = useState<{ field?: string; order?: "asc" | "desc" }>({});
+  const [search, setSearch] = useState("");
+  const [rows, setRows] = useState<Row[]>([]);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(false);
+  const [selected, setSelected] = useState<Row["id"][]>([]);
+  const [version, setVersion] = useState(0);
+  const latest = useRef(0);
+
+  const filterText = filter && Object.keys(filter).length > 0 ? JSON.stringify(filter) : undefined;
+  const opText = op && Object.keys(op).length > 0 ? JSON.stringify(op) : undefined;
+  const paramsText = JSON.stringify(params ?? {});
+
+  // A new search, filter or parameter starts again at page 1.
+  useEffect(() => setPage(1), [search, filterText, opText, paramsText]);
+
+  const load = useCallback(async () => {
+    const call = ++latest.current;
+    setLoading(true);
+    try {
+      const answer = await adminTablePage<Row>(api, {
+        ...(JSON.parse(paramsText) as Record<string, string | number | undefined>),
+        search: search || undefined,
+        filter: filterText,
+        op: opText,
+        sort: sort.field,
+        order: sort.order,
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      });
+      if (call !== latest.current) return; // a later request answers instead
+      setRows(answer.rows);
+      setTotal(answer.total);
+    } catch (err) {
+      if (call === latest.current) void message.error(err instanceof Error && err.message && !/^HTTP|network|fetch/iu.test(err.message) ? err.message : adminTableMessages.loadFailed);
+    } finally {
+      if (call === latest.current) setLoading(false);
+    }
+  }, [api, paramsText, search, filterText, opText, sort.field, sort.order, page, pageSize, message]);
+
+  useEffect(() => {
+    void load();
+  }, [load, version]);
+
+  useImperativeHandle(ref, () => ({ reload: () => setVersion((v) => v + 1), clearSelection: () => setSelected([]) }), []);
+
+  const onChange: TableProps<Row>["onChange"] = (pagination, _filters, sorter) => {
+    const one = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;
+    const field = one?.order ? String(one.columnKey ?? one.field ?? "") || undefined : undefined;
+    setSort(field ? { field, order: one?.order === "ascend" ? "asc" : "desc" } : {});
+    if (pagination.pageSize && pagination.pageSize !== pageSize) {
+      setPageSize(pagination.pageSize);
+      setPage(1);
+    } else setPage(pagination.current ?? 1);
+  };
+
+  const selectedRows = rows.filter((row) => selected.includes(row.id));
+  return (
+    <div className={styles.block} data-testid={testId}>
+      <div className={styles.toolbar}>
+        <Space wrap>
+          {toolbar?.({ ids: selected, rows: selectedRows })}
+          <Button icon={<ReloadOutlined />} onClick={() => setVersion((v) => v + 1)} aria-label="刷新">
+            刷新
+          </Button>
+        </Space>
+        {searchPlaceholder ? (
+          <Input.Search allowClear placeholder={searchPlaceholder} onSearch={(value) => setSearch(value.trim())} className={styles.search} enterButton="搜索" />
+        ) : null}
+      </div>
+      <Table<Row>
+        {...tableProps}
+        rowKey="id"
+        columns={columns}
+        dataSource={rows}
+        loading={loading}
+        onChange={onChange}
+        rowSelection={selectable ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as Row["id"][]), preserveSelectedRowKeys: false } : undefined}
+        pagination={{
+          current: page,
+          pageSize,
+          total,
+          showSizeChanger: true,
+          pageSizeOptions: ADMIN_TABLE_PAGE_SIZES.map(String),
+          showTotal: (count) => `共 ${count} 条`,
+        }}
+      />
+    </div>
+  );
+}
+
+/** See AdminTableProps; `ref` gives `reload()` and `clearSelection()`. */
+export const AdminTable = forwardRef(AdminTableInner) as <Row extends { id: number | string }>(
+  props: AdminTableProps<Row> & { ref?: React.Ref<AdminTableHandle> },
+) => ReturnType<typeof AdminTableInner>;

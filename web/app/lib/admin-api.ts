@@ -1,0 +1,81 @@
+import { adminMessages } from "@contracts/admin-texts";
+import { ADMIN_TOKEN_KEY } from "../session/keys";
+import { useSession } from "../session/store";
+import type { Envelope } from "./api";
+import { ApiUnavailableError } from "./user-api";
+
+/**
+ * Calls of the back office: the admin token (localStorage `admin_token`) as a bearer token,
+ * JSON or multipart bodies, the envelope back — or a table's `{total, rows}` (ADMIN-API.md).
+ * A lost admin session (401, or 403 管理员账号已被禁用) clears the token and goes to
+ * /panda/login; an editor refused a super call (403 需要超级管理员权限) stays signed in.
+ */
+export type AdminCallBody = Record<string, unknown> | FormData | undefined;
+
+let goToAdminLogin: () => void = () => window.location.assign("/panda/login");
+
+export function setAdminAuthFailureNavigator(navigate: () => void) {
+  goToAdminLogin = navigate;
+}
+
+export function storedAdminToken(): string | null {
+  return typeof window === "undefined" ? null : window.localStorage.getItem(ADMIN_TOKEN_KEY);
+}
+
+function adminSessionLost() {
+  window.localStorage.removeItem(ADMIN_TOKEN_KEY);
+  useSession.getState().setAdmin(null);
+  goToAdminLogin();
+}
+
+async function send(method: string, path: string, body: AdminCallBody, anonymous: boolean): Promise<unknown> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const token = storedAdminToken();
+  if (!token && !anonymous) throw new ApiUnavailableError("not signed in");
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: payload });
+  } catch (err) {
+    throw new ApiUnavailableError(String(err));
+  }
+  if (!(response.headers.get("content-type") ?? "").includes("json")) throw new ApiUnavailableError(`HTTP ${response.status}`);
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    throw new ApiUnavailableError("bad JSON");
+  }
+  const msg = (json as { msg?: unknown }).msg;
+  if (!anonymous && token && (response.status === 401 || (response.status === 403 && msg === adminMessages.accountDisabled))) {
+    adminSessionLost();
+  }
+  return json;
+}
+
+/** One admin call: the envelope (code 1 or 0 with its msg); rejects with ApiUnavailableError on a network failure. */
+export async function adminCall<T>(
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  path: string,
+  body?: AdminCallBody,
+  opts: { anonymous?: boolean } = {},
+): Promise<Envelope<T>> {
+  return (await send(method, path, body, opts.anonymous ?? false)) as Envelope<T>;
+}
+
+/** A table's page (`{total, rows}`), or the error envelope's message thrown as an Error. */
+export async function adminTablePage<Row>(path: string, query: Record<string, string | number | undefined>): Promise<{ total: number; rows: Row[] }> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+  const json = (await send("GET", `${path}?${params}`, undefined, false)) as { total?: number; rows?: Row[]; code?: number; msg?: string; data?: { total: number; rows: Row[] } };
+  // Some tables answer the bare `{total, rows}` (the original's AJAX answer), others inside the envelope.
+  const table = Array.isArray(json.rows) ? json : json.code === 1 ? json.data : undefined;
+  if (!table || !Array.isArray(table.rows)) throw new Error(json.msg || "获取数据失败");
+  return { total: Number(table.total ?? 0), rows: table.rows };
+}
