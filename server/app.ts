@@ -20,6 +20,7 @@ import { catalogRoutes } from "./modules/catalog/routes.js";
 import { collectedRoutes } from "./modules/collected/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { collectRoutes } from "./modules/collect/routes.js";
+import { dashboardRoutes } from "./modules/dashboard/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { libraryRoutes } from "./modules/library/routes.js";
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
     uploadsDir: config.uploadsDir,
+    system: { engine: deps.database.engine, dataDir: config.dataDir },
   });
   await services.visitors.load();
   // The sources configured in source_sites join the built-ins before the first request.
@@ -109,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The collect runner stores its page in flight and gives its job back (main.ts starts it).
     await services.collector.stop();
     await services.suites.flushViews();
+    await services.counters.flush().catch((err) => app.log.warn({ err }, "daily counters not written"));
     services.mailer.close();
     services.sourceDirectory.close();
   });
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(seoRoutes, { services });
   await app.register(searchRoutes, { services });
   await app.register(sourceHealthRoutes, { services });
+  await app.register(dashboardRoutes, { services });
   await app.register(sourceAdminRoutes, { services });
   await app.register(collectRoutes, { services });
   await app.register(sourcePlayRoutes, { services });

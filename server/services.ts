@@ -1,4 +1,5 @@
 import type { AppDatabase, DbLogger } from "./db/open.js";
+import type { DatabaseEngine } from "./db/types.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
 import { CacheRegistry } from "./lib/cache.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
@@ -16,6 +17,8 @@ import { collectedService } from "./modules/collected/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
 import { createCollector } from "./modules/collect/service.js";
+import { dailyCounterBuffer } from "./modules/dashboard/counter-buffer.js";
+import { dashboardService } from "./modules/dashboard/service.js";
 import { homeService } from "./modules/home/service.js";
 import { libraryService } from "./modules/library/service.js";
 import { createMailer } from "./modules/mail/mailer.js";
@@ -64,6 +67,8 @@ export interface ServiceOptions {
   sourceNetwork?: SourceNetwork;
   /** Collection (ADR 0023): runner poll and schedule tick (0 = never runs here), job lease. */
   collect?: { intervalMs: number; leaseMs: number };
+  /** The dashboard's system facts: which engine runs, and DATA_DIR (its size is shown). */
+  system?: { engine: DatabaseEngine; dataDir: string };
 }
 
 /**
@@ -87,6 +92,7 @@ export function createServices({
   sourceBreaker,
   sourceNetwork,
   collect = { intervalMs: 0, leaseMs: 120_000 },
+  system = { engine: "postgres", dataDir: "./data" },
 }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
@@ -143,6 +149,9 @@ export function createServices({
       now: () => clock().getTime(),
     }),
     sourceHealth: sources.health,
+    // Per-day counts written in batches (searches), and the dashboard reading them (ADR 0032).
+    counters: dailyCounterBuffer(db, clock),
+    dashboard: dashboardService(db, { ...system, clock, sourceHealth: () => sources.health.list() }),
     sourceDirectory,
     collected: collectedService(db, { writes, sourceDirectory, logger }),
     sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),

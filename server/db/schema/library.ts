@@ -38,6 +38,8 @@ export const downloads = pgTable(
   (t) => [
     index("downloads_user_created_idx").on(t.userId, t.createdAt),
     index("downloads_item_idx").on(t.itemId),
+    // The dashboard's downloads today / yesterday: a range on created_at.
+    index("downloads_created_idx").on(t.createdAt),
     check("downloads_coins_check", sql`${t.coinsSpent} >= 0`),
   ],
 );

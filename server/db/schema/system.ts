@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { admins } from "./accounts.js";
 import { createdAt, tstz } from "./columns.js";
 
@@ -27,3 +27,18 @@ export const appSettings = pgTable("app_settings", {
   value: jsonb("value").$type<unknown>().notNull(),
   updatedAt: tstz("updated_at").notNull().defaultNow(),
 });
+
+/**
+ * Per-day tallies of things not stored row by row (today: searches), by China day (chinaDay).
+ * Written in batches from an in-process buffer (modules/dashboard/counter-buffer.ts), never
+ * once per request; read by the dashboard's 30-day chart.
+ */
+export const dailyCounters = pgTable(
+  "daily_counters",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    name: text("name").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "daily_counters_pk", columns: [t.day, t.name] })],
+);

@@ -21,6 +21,10 @@ export const searchRoutes: FastifyPluginAsync<{ services: AppServices }> = async
         response: { 200: envelope(searchResultSchema) },
       },
     },
-    async (request) => ok(await service.search(request.query)),
+    async (request) => {
+      // The dashboard's searches per day: a new search, not its next pages; batched, no write here.
+      if ((request.query.page ?? 1) === 1) services.counters.add("search");
+      return ok(await service.search(request.query));
+    },
   );
 };

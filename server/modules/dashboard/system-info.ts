@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import { lstat, readdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+/** The data directory's size is walked at most this often. */
+export const DATA_DIR_SIZE_TTL_MS = 60_000;
+/** The walk stops after this many entries (the size is then "at least"). */
+const WALK_LIMIT = 200_000;
+
+/** package.json's version, read once (the server runs from the repository's tree). */
+export const APP_VERSION: string = (() => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
+    return pkg.version ?? "";
+  } catch {
+    return "";
+  }
+})();
+
+/** "Debian GNU/Linux 13 (trixie), Linux 6.x (x64)": the distribution when it says, else the kernel only. */
+export const OS_NAME: string = (() => {
+  const kernel = `${os.type()} ${os.release()} (${os.arch()})`;
+  try {
+    const pretty = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readFileSync("/etc/os-release", "utf8"))?.[1];
+    return pretty ? `${pretty}, ${kernel}` : kernel;
+  } catch {
+    return kernel;
+  }
+})();
+
+/** Total bytes of the files under `dir` (symbolic links not followed), up to WALK_LIMIT entries. */
+export async function directorySize(dir: string, limit = WALK_LIMIT): Promise<{ bytes: number; partial: boolean }> {
+  let bytes = 0;
+  let seen = 0;
+  const stack = [dir];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    let entries;
+    try {
+      entries = await readdir(current, { withFileTypes: true });
+    } catch {
+      continue; // gone or unreadable since it was listed
+    }
+    for (const entry of entries) {
+      if (++seen > limit) return { bytes, partial: true };
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) stack.push(full);
+      else if (entry.isFile()) {
+        try {
+          bytes += (await lstat(full)).size;
+        } catch {
+          // removed meanwhile
+        }
+      }
+    }
+  }
+  return { bytes, partial: false };
+}
+
+/** The data directory's size, walked again at most once a minute; one walk at a time. */
+export function dataDirSize(dir: string, now: () => number) {
+  let kept: { at: number; value: { bytes: number; partial: boolean } } | undefined;
+  let walking: Promise<{ bytes: number; partial: boolean }> | undefined;
+  return async () => {
+    if (kept && now() - kept.at < DATA_DIR_SIZE_TTL_MS) return kept.value;
+    walking ??= directorySize(dir)
+      .then((value) => {
+        kept = { at: now(), value };
+        return value;
+      })
+      .finally(() => {
+        walking = undefined;
+      });
+    return walking;
+  };
+}
