@@ -27,7 +27,7 @@ function option(series: DashboardSeriesAnswer): Option {
     grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
     xAxis: { type: "category", boundaryGap: false, data: series.days.map((d) => d.slice(5)) },
     yAxis: { type: "value", minInterval: 1 },
-    series: LINES.map((l) => ({ name: l.name, type: "line", smooth: true, showSymbol: false, data: series[l.key] })),
+    series: LINES.map((l) => ({ name: l.name, type: "line", symbolSize: 5, showSymbol: false, data: series[l.key] })),
   };
 }
 
