@@ -36,7 +36,8 @@ export function dailyCounterBuffer(db: AppDatabase, clock: Clock = systemClock):
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    writing = writing.then(async () => {
+    // After the previous batch, whether it was written or failed (a rejected chain would stay rejected).
+    writing = writing.catch(() => undefined).then(async () => {
       if (pending.size === 0) return;
       const batch = pending;
       pending = new Map();

@@ -7,6 +7,7 @@ import path from "node:path";
 export const DATA_DIR_SIZE_TTL_MS = 60_000;
 /** The walk stops after this many entries (the size is then "at least"). */
 const WALK_LIMIT = 200_000;
+const STAT_BATCH = 64;
 
 /** package.json's version, read once (the server runs from the repository's tree). */
 export const APP_VERSION: string = (() => {
@@ -33,6 +34,7 @@ export const OS_NAME: string = (() => {
 export async function directorySize(dir: string, limit = WALK_LIMIT): Promise<{ bytes: number; partial: boolean }> {
   let bytes = 0;
   let seen = 0;
+  const linked = new Set<string>();
   const stack = [dir];
   while (stack.length > 0) {
     const current = stack.pop()!;
@@ -42,36 +44,51 @@ export async function directorySize(dir: string, limit = WALK_LIMIT): Promise<{ 
     } catch {
       continue; // gone or unreadable since it was listed
     }
+    if (seen + entries.length > limit) return { bytes, partial: true };
+    seen += entries.length;
+    const files: string[] = [];
     for (const entry of entries) {
-      if (++seen > limit) return { bytes, partial: true };
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) stack.push(full);
-      else if (entry.isFile()) {
-        try {
-          bytes += (await lstat(full)).size;
-        } catch {
-          // removed meanwhile
+      else if (entry.isFile()) files.push(full);
+    }
+    // A directory's files are measured together: one by one, 37,000 files took 1.4 s.
+    for (let i = 0; i < files.length; i += STAT_BATCH) {
+      const stats = await Promise.all(files.slice(i, i + STAT_BATCH).map((f) => lstat(f).catch(() => null)));
+      for (const st of stats) {
+        if (!st) continue; // removed meanwhile
+        // A file with several names (hard links) takes its space once, as du counts it.
+        if (st.nlink > 1) {
+          const id = `${st.dev}:${st.ino}`;
+          if (linked.has(id)) continue;
+          linked.add(id);
         }
+        bytes += st.size;
       }
     }
   }
   return { bytes, partial: false };
 }
 
-/** The data directory's size, walked again at most once a minute; one walk at a time. */
+/**
+ * The data directory's size, walked again at most once a minute, one walk at a time. Only the
+ * first call waits for a walk; later ones get the last size while the next walk runs.
+ */
 export function dataDirSize(dir: string, now: () => number) {
   let kept: { at: number; value: { bytes: number; partial: boolean } } | undefined;
   let walking: Promise<{ bytes: number; partial: boolean }> | undefined;
-  return async () => {
-    if (kept && now() - kept.at < DATA_DIR_SIZE_TTL_MS) return kept.value;
-    walking ??= directorySize(dir)
+  const walk = () =>
+    (walking ??= directorySize(dir)
       .then((value) => {
         kept = { at: now(), value };
         return value;
       })
       .finally(() => {
         walking = undefined;
-      });
-    return walking;
+      }));
+  return async () => {
+    if (!kept) return walk();
+    if (now() - kept.at >= DATA_DIR_SIZE_TTL_MS) void walk().catch(() => undefined);
+    return kept.value;
   };
 }
