@@ -15,7 +15,7 @@ const CARDS = [
 function StatCard({ title, todayLabel, stat }: { title: string; todayLabel: string | null; stat: DashboardStat }) {
   const c = change(stat.today, stat.yesterday);
   return (
-    <Card data-testid="dashboard-stat">
+    <Card data-testid="dashboard-stat" className={styles.statCard}>
       <Statistic title={title} value={stat.value} />
       <div className={styles.statFoot}>
         {todayLabel ? (
