@@ -63,7 +63,8 @@ export function viewBuffer(db: AppDatabase, writes: Pick<CatalogueWriteService, 
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    writing = writing.then(async () => {
+    // A failed batch must not leave the chain rejected: every later flush would fail unwritten.
+    writing = writing.catch(() => undefined).then(async () => {
       if (pending.size === 0) return;
       const batch = pending;
       pending = new Map();
