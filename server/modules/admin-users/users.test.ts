@@ -7,6 +7,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, users } from "../../db/schema/index.js";
+import { queryRows } from "../../db/sql.js";
 import { createTestAdmin } from "../../testing/admins.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
@@ -141,7 +142,7 @@ describe.each(testEngines())("users in the back office on %s", (engine) => {
     expect(off.json()).toMatchObject({ code: 1, msg: "已禁用，该用户已被强制下线", data: { status: 0, status_text: "禁用" } });
     const next = await app.inject({ url: "/api/user/isloging", headers: bob.headers });
     expect(next.statusCode).toBe(401);
-    const [{ n }] = (await testApp.database.db.execute(sql`select count(*)::int as n from sessions where user_id = ${bob.id}`)).rows as unknown as { n: number }[];
+    const [{ n }] = (await queryRows<{ n: number }>(testApp.database.db, sql`select count(*)::int as n from sessions where user_id = ${bob.id}`)) as [{ n: number }];
     expect(n).toBe(0);
     expect((await table({ filter: JSON.stringify({ status: "0" }) })).json().rows.map((r: { id: number }) => r.id)).toEqual([bob.id]);
 
