@@ -4,7 +4,7 @@
  * login); an admin processes a collected item into a suite and sees it on the public site; the
  * comments and sources screens. Screenshots under /tmp/shots-adm-people/.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -12,21 +12,29 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectedItems, users } from "../server/db/schema/index";
 import { createTestAdmin } from "../server/testing/admins";
 import { insertCollected } from "../server/testing/collected";
+import { html, startFixtureSite, type FixtureSite } from "../server/testing/fixture-site";
 import { createTestUser, type TestUser } from "../server/testing/users";
+import { searchPage, serveDjuu } from "../server/modules/sources/adapters/djuu.fixtures";
 import { hydrated, launchBrowser } from "./browser";
 import { startWebServer, watchProblems } from "./web-server";
 
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots-adm-people";
+const DJUU_CONFIG = JSON.parse(readFileSync(new URL("../server/modules/sources/adapters/djuu.generic.json", import.meta.url), "utf8")) as Record<string, unknown>;
 const COLLECTED_TITLE = "采集测试夜曲(DJ阿福 Remix)";
 let server: Awaited<ReturnType<typeof startWebServer>>;
 let browser: Browser;
 let adminToken: string;
 let member: TestUser;
+/** A djuu-like fixture site, configured in the sources screen as the generic source 镜像DJ. */
+let site: FixtureSite;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await startWebServer({ suites: 4, singles: 4 });
+  site = await startFixtureSite();
+  site.route("/search", html(searchPage()));
+  serveDjuu(site);
+  server = await startWebServer({ suites: 4, singles: 4 }, { sourceNetwork: { allowAddresses: [site.host] } });
   const db = server.app.deps.database.db;
   adminToken = (await createTestAdmin(db, { role: "super", username: "boss" })).token;
   member = await createTestUser(server.app, { username: "disco_fan", nickname: "迪斯科迷", coins: 8 });
@@ -37,6 +45,7 @@ afterAll(async () => {
   for (const c of contexts) await c.close();
   await browser?.close();
   await server?.close();
+  await site?.close();
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -135,7 +144,7 @@ describe("the back office's people and content screens", () => {
     expect(unexpected(problems)).toEqual([]);
   });
 
-  it("shows comments newest first and hides one; lists the sources with their settings", async () => {
+  it("shows comments newest first and hides one", async () => {
     const [suite] = (await server.app.deps.database.db.select({ id: collectedItems.itemId }).from(collectedItems)).filter((r) => r.id);
     const author = await createTestUser(server.app, { username: "commenter" });
     await server.app.services.library.postComment(author.id, suite!.id!, "第一条评论：好听");
@@ -152,6 +161,11 @@ describe("the back office's people and content screens", () => {
     await first.locator(".ant-tag", { hasText: "已隐藏" }).waitFor();
     await shot(page, "comments");
 
+    expect(unexpected(problems)).toEqual([]);
+  });
+
+  it("configures a generic source in the sources screen, tries a search through it and shows its health", async () => {
+    const { page, problems } = await adminPage();
     await page.goto(`${server.url}/panda/sources`);
     await hydrated(page);
     const sources = page.getByTestId("source-table");
@@ -168,6 +182,30 @@ describe("the back office's people and content screens", () => {
     await page.getByTestId("source-error").waitFor();
     expect(await page.getByTestId("source-error").textContent()).toMatch(/来源配置无效/u);
     await shot(page, "sources-new-refused");
+
+    // A good configuration: the djuu configuration pointed at the fixture site.
+    const config = { ...DJUU_CONFIG, name: "镜像DJ", baseUrl: site.url, bases: { api: `${site.url}/app/v1` }, hosts: [site.host], minIntervalMs: 0 };
+    await page.getByLabel("通用来源配置").fill(JSON.stringify(config, null, 2));
+    await page.getByLabel("来源代码").fill("mirror");
+    await page.getByRole("dialog").getByRole("button", { name: /保\s?存/u }).click();
+    await page.getByText("保存成功").waitFor();
+    const mirror = sources.locator("tr", { hasText: "镜像DJ" });
+    await mirror.getByText("使用中").waitFor();
+
+    await mirror.getByRole("button", { name: "试搜" }).click();
+    await page.getByLabel("试搜关键词").fill("夜曲");
+    await page.getByLabel("试搜关键词").press("Enter");
+    const result = page.getByTestId("source-try-result");
+    await result.getByText("夜曲(DJ阿福 Electro Rmx 2025 粤语)").waitFor();
+    expect(await result.textContent()).toMatch(/第一页 3 条/u);
+    await shot(page, "sources-try");
+    await page.keyboard.press("Escape");
+
+    // A public search through it gives the health board its numbers.
+    expect((await server.app.inject({ url: "/api/forntend/indexsearch", query: { keyword: "夜曲", channelid: "mirror" } })).statusCode).toBe(200);
+    await page.getByRole("button", { name: "刷新" }).click();
+    await mirror.getByText("成功率 100%").waitFor();
+    await shot(page, "sources-health");
     expect(unexpected(problems).filter((p) => !/status of 400\b/u.test(p))).toEqual([]);
   });
 });

@@ -56,12 +56,8 @@ export default function UserList() {
 
   const columns: ColumnsType<UserRow> = [
     { title: "ID", dataIndex: "id", key: "id", width: 80, sorter: true },
-    { title: "用户名", dataIndex: "username", key: "username", sorter: true },
-    { title: "昵称", dataIndex: "nickname" },
-    { title: "邮箱", dataIndex: "email", key: "email", sorter: true },
-    { title: "金币", dataIndex: "coins", key: "coins", width: 90, sorter: true },
-    { title: "VIP 到期", dataIndex: "vip_until", key: "vip_until", width: 120, sorter: true, render: (v: number | null) => (v ? dateOf(v) : "-") },
-    { title: "注册时间", dataIndex: "createtime", key: "createtime", width: 180, sorter: true, render: formatTime },
+    { title: "用户名", dataIndex: "username", key: "username", width: 150, sorter: true, ellipsis: true },
+    { title: "昵称", dataIndex: "nickname", width: 130, ellipsis: true, render: (n: string) => n || "-" },
     {
       title: "状态",
       dataIndex: "status",
@@ -69,10 +65,15 @@ export default function UserList() {
       width: 90,
       render: (s: number) => <Tag color={s === 1 ? "green" : "red"}>{USER_STATUS_TEXT[s] ?? s}</Tag>,
     },
+    { title: "邮箱", dataIndex: "email", key: "email", sorter: true, ellipsis: true },
+    { title: "金币", dataIndex: "coins", key: "coins", width: 90, sorter: true },
+    { title: "VIP 到期", dataIndex: "vip_until", key: "vip_until", width: 120, sorter: true, render: (v: number | null) => (v ? dateOf(v) : "-") },
+    { title: "注册时间", dataIndex: "createtime", key: "createtime", width: 180, sorter: true, render: formatTime },
     {
       title: "操作",
       key: "actions",
-      width: 240,
+      width: 250,
+      fixed: "right",
       render: (_v, row) => (
         <Space size="small">
           <Button size="small" onClick={() => setEditing(row)}>
@@ -119,7 +120,7 @@ export default function UserList() {
             ]}
           />
         )}
-        tableProps={{ scroll: { x: 1100 } }}
+        tableProps={{ scroll: { x: 1300 } }}
       />
       <UserEditDialog
         user={editing}

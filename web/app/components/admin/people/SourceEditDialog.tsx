@@ -119,7 +119,7 @@ export function SourceEditDialog({ open, source, onClose, onSaved }: { open: boo
               },
             ]}
           >
-            <Input.TextArea rows={16} spellCheck={false} style={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", fontSize: 12 }} aria-label="通用来源配置" />
+            <Input.TextArea rows={12} spellCheck={false} style={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", fontSize: 12 }} aria-label="通用来源配置" />
           </Form.Item>
         ) : (
           <Alert type="info" showIcon message="内置来源的适配器由代码提供：这里只能修改启用、名称、图标、排序和采集间隔。" />
