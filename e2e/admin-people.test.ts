@@ -15,6 +15,7 @@ import { insertCollected } from "../server/testing/collected";
 import { html, startFixtureSite, type FixtureSite } from "../server/testing/fixture-site";
 import { createTestUser, type TestUser } from "../server/testing/users";
 import { searchPage, serveDjuu } from "../server/modules/sources/adapters/djuu.fixtures";
+import { djuuEntry, serveCollectDjuu } from "../server/modules/collect/collect.fixtures";
 import { hydrated, launchBrowser } from "./browser";
 import { startWebServer, watchProblems } from "./web-server";
 
@@ -27,6 +28,9 @@ let adminToken: string;
 let member: TestUser;
 /** A djuu-like fixture site, configured in the sources screen as the generic source 镜像DJ. */
 let site: FixtureSite;
+/** The collector's djuu (a fixture, slow enough to watch the progress) as the source in use. */
+let collectSite: FixtureSite;
+let djuu: ReturnType<typeof djuuEntry>;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
@@ -34,7 +38,9 @@ beforeAll(async () => {
   site = await startFixtureSite();
   site.route("/search", html(searchPage()));
   serveDjuu(site);
-  server = await startWebServer({ suites: 4, singles: 4 }, { sourceNetwork: { allowAddresses: [site.host] } });
+  collectSite = serveCollectDjuu(await startFixtureSite(), { latencyMs: 120, failures: false });
+  djuu = djuuEntry(collectSite, { timeoutMs: 5_000 });
+  server = await startWebServer({ suites: 4, singles: 4 }, { sourceNetwork: { allowAddresses: [site.host] }, sourceAdapters: [djuu.entry] });
   const db = server.app.deps.database.db;
   adminToken = (await createTestAdmin(db, { role: "super", username: "boss" })).token;
   member = await createTestUser(server.app, { username: "disco_fan", nickname: "迪斯科迷", coins: 8 });
@@ -46,6 +52,8 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   await site?.close();
+  djuu?.close();
+  await collectSite?.close();
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -141,6 +149,31 @@ describe("the back office's people and content screens", () => {
     await hydrated(publicPage);
     await publicPage.getByRole("heading", { name: COLLECTED_TITLE }).or(publicPage.getByText(COLLECTED_TITLE).first()).first().waitFor();
     await shot(publicPage, "collected-public-page");
+    expect(unexpected(problems)).toEqual([]);
+  });
+
+  it("starts collecting from the screen and shows the job's progress live, then the new rows", async () => {
+    const { page, problems } = await adminPage();
+    await page.goto(`${server.url}/panda/collectData`);
+    await hydrated(page);
+    const card = page.getByTestId("collect-progress");
+    await card.getByLabel("采集来源").click();
+    await page.locator(".ant-select-item-option", { hasText: "DJUU" }).click();
+    await card.getByRole("button", { name: "开始采集" }).click();
+    await page.getByText("已开始采集 1 个来源").waitFor();
+    const job = card.getByTestId("collect-job-djuu");
+    await job.getByText("排队中").waitFor();
+    // This instance's runner (main.ts starts it in the real server; here the test does).
+    const running = server.app.services.collector.runner.runOnce();
+    await job.getByText("采集中").waitFor();
+    await expect.poll(async () => Number(/已采 (\d+) 页/u.exec((await job.textContent()) ?? "")?.[1] ?? 0), { timeout: 15_000 }).toBeGreaterThan(1);
+    expect(await job.textContent()).toMatch(/发现 [1-9]\d* 条/u);
+    await shot(page, "collect-running");
+    await running;
+    await job.getByText("已完成").waitFor({ timeout: 15_000 });
+    // The table reloads when the job ends: the new rows are there.
+    await expect.poll(async () => Number(/共 (\d+) 条/u.exec((await page.getByTestId("collected-table").textContent()) ?? "")?.[1] ?? 0)).toBeGreaterThan(5);
+    await shot(page, "collect-done");
     expect(unexpected(problems)).toEqual([]);
   });
 
