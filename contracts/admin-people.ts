@@ -39,7 +39,8 @@ export const adminUserPatchSchema = z
       .number({ error: um.badVipUntil })
       .int({ error: um.badVipUntil })
       .min(0, { error: um.badVipUntil })
-      .max(32_503_680_000, { error: um.badVipUntil })
+      // Unix seconds as the tables read them (int4): up to 2038-01-19.
+      .max(2_147_483_647, { error: um.badVipUntil })
       .nullable()
       .optional(),
   })

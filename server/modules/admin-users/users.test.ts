@@ -98,6 +98,7 @@ describe.each(testEngines())("users in the back office on %s", (engine) => {
       [{ coins: -1 }, "金币须为 0 到 100000000 之间的整数"],
       [{ coins: 1.5 }, "金币须为 0 到 100000000 之间的整数"],
       [{ vipUntil: "tomorrow" }, "VIP 到期时间无效"],
+      [{ vipUntil: 4_000_000_000 }, "VIP 到期时间无效"],
       [{}, "没有要修改的内容"],
       [{ nickname: "bob_dj" }, "昵称已被使用"],
       [{ email: "BOB@example.test" }, "该邮箱已被使用"],

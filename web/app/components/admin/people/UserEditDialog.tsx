@@ -75,7 +75,7 @@ export function UserEditDialog({ user, onClose, onSaved }: { user: EditableUser 
           <InputNumber min={0} max={COINS_MAX} precision={0} style={{ width: "100%" }} />
         </Form.Item>
         <Form.Item label="VIP 到期日" name="vipUntil" extra="留空表示不是 VIP；到期日当天 23:59:59 结束">
-          <Input type="date" aria-label="VIP 到期日" />
+          <Input type="date" max="2037-12-31" aria-label="VIP 到期日" />
         </Form.Item>
       </Form>
     </Modal>
