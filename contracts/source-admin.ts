@@ -16,6 +16,7 @@ export const sourceAdminMessages = {
   hasItems: "该来源下还有条目，不能删除（可以停用）",
   nothingToChange: "没有要修改的内容",
   badLogo: "图标地址须以 / 或 http(s):// 开头",
+  notInUse: "该来源未启用或没有适配器，无法试搜",
 } as const;
 
 export const sourceCodeSchema = z.string().regex(/^[a-z0-9_-]{2,32}$/u, "来源代码无效").describe("来源代码 (djuu, 172minx…)");
@@ -64,3 +65,31 @@ export const sourcePatchSchema = z
 export type SourcePatch = z.infer<typeof sourcePatchSchema>;
 
 export const sourceDeletedSchema = z.object({ code: z.string() });
+
+/** POST /api/pandaadmin/sources/:code/try: one search against the source, first page, no cache. */
+export const sourceTryBodySchema = z.strictObject({
+  keyword: z.string({ error: "请输入搜索关键词" }).trim().min(1, { error: "请输入搜索关键词" }).max(50, { error: "关键词最多 50 个字" }),
+});
+export const sourceTryAnswerSchema = z.object({
+  code: z.string(),
+  /** Milliseconds the search took. */
+  ms: z.number().int(),
+  ok: z.boolean(),
+  hasMore: z.boolean(),
+  total: z.number().int().nullable(),
+  items: z.array(
+    z.object({
+      sourceId: z.string(),
+      title: z.string(),
+      artist: z.string().nullable(),
+      url: z.string(),
+      cover: z.string().nullable(),
+      duration: z.number().nullable(),
+      kind: z.string(),
+      raw: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  /** The adapter's failure, when it failed: its kind (timeout, layout…) and message. */
+  error: z.object({ kind: z.string(), message: z.string(), status: z.number().int().nullable() }).nullable(),
+});
+export type SourceTryAnswer = z.infer<typeof sourceTryAnswerSchema>;

@@ -18,6 +18,8 @@ import { accountRoutes } from "./modules/accounts/routes.js";
 import { adminSessionRoutes } from "./modules/admin/session-routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
 import { collectedRoutes } from "./modules/collected/routes.js";
+import { adminCommentRoutes } from "./modules/admin-comments/routes.js";
+import { adminUserRoutes } from "./modules/admin-users/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { collectRoutes } from "./modules/collect/routes.js";
 import { dashboardRoutes } from "./modules/dashboard/routes.js";
@@ -144,6 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(collectRoutes, { services });
   await app.register(sourcePlayRoutes, { services });
   await app.register(collectedRoutes, { services });
+  await app.register(adminUserRoutes, { services });
+  await app.register(adminCommentRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

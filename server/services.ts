@@ -34,6 +34,8 @@ import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
 import { auditService } from "./modules/audit/service.js";
+import { adminCommentService } from "./modules/admin-comments/service.js";
+import { adminUserService } from "./modules/admin-users/service.js";
 import { liveSourceDirectory } from "./modules/sources/directory.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
@@ -153,8 +155,10 @@ export function createServices({
     counters: dailyCounterBuffer(db, clock),
     dashboard: dashboardService(db, { ...system, clock, sourceHealth: () => sources.health.list() }),
     sourceDirectory,
-    collected: collectedService(db, { writes, sourceDirectory, logger }),
+    collected: collectedService(db, { writes, sourceDirectory, logger, audit }),
     sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
+    adminUsers: adminUserService(db, { audit, sessions }),
+    adminComments: adminCommentService(db, { writes, audit }),
     sourceAdmin: sourceAdminService(db, { writes, directory: sourceDirectory, network: sourceNetwork }),
     collector: createCollector({
       db,

@@ -29,5 +29,7 @@ export default [
     route("sutieCategory", "routes/panda/sutie-category.tsx"),
     route("collectData", "routes/panda/collect-data.tsx"),
     route("userList", "routes/panda/user-list.tsx"),
+    route("comments", "routes/panda/comments.tsx"),
+    route("sources", "routes/panda/sources.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admins } from "../../db/schema/index.js";
+import { asc, eq } from "drizzle-orm";
+import { admins, auditLog } from "../../db/schema/index.js";
 import { startFixtureSite, type FixtureSite } from "../../testing/fixture-site.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
@@ -17,6 +18,9 @@ describe.each(testEngines())("collection admin API on %s", (engine) => {
   let site: FixtureSite;
   let djuu: ReturnType<typeof djuuEntry>;
   let auth: { authorization: string };
+  let adminId: number;
+  const audits = async (action: string) =>
+    (await testApp.database.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(asc(auditLog.id))).map((r) => ({ adminId: r.adminId, targetId: r.targetId, detail: r.detail }));
 
   beforeAll(async () => {
     site = serveCollectDjuu(await startFixtureSite(), { latencyMs: 40, failures: false });
@@ -24,6 +28,7 @@ describe.each(testEngines())("collection admin API on %s", (engine) => {
     testApp = await createTestApp(engine, { sourceAdapters: [djuu.entry] });
     app = testApp.app;
     const [row] = await testApp.database.db.insert(admins).values({ username: "collect-boss", passwordHash: "x", status: 1 }).returning();
+    adminId = row!.id;
     auth = { authorization: `Bearer ${await sessionService(testApp.database.db).createAdminSession(row!.id)}` };
   });
   afterAll(async () => {
@@ -70,6 +75,10 @@ describe.each(testEngines())("collection admin API on %s", (engine) => {
     expect(queued.job.currentUnit).toEqual({ type: "chart", key: "day:mix", name: "日榜·串烧", kind: "mix", maxPages: 1 });
     const again = await start({});
     expect(again.json().data.jobs).toEqual([{ created: false, job: expect.objectContaining({ id: queued.job.id }) }]);
+    // Only the new job is a change: one audit row.
+    expect(await audits("collect.start")).toEqual([
+      { adminId, targetId: String(queued.job.id), detail: expect.objectContaining({ after: expect.objectContaining({ source: "djuu", state: "queued" }), requested: "djuu" }) },
+    ]);
 
     // The charts panel's DJUU board, asked before the job: empty, and kept (15 s) until told.
     const board = async () => (await app.inject({ url: "/api/forntend/getrank?site=djuu&type=mix&period=week&board=site" })).json().data;
@@ -107,6 +116,7 @@ describe.each(testEngines())("collection admin API on %s", (engine) => {
     const late = await app.inject({ method: "POST", url: `/api/pandaadmin/collect/jobs/${queued.job.id}/cancel`, headers: auth });
     expect(late.statusCode).toBe(409);
     expect(late.json().msg).toBe("采集任务已结束，不能取消");
+    expect(await audits("collect.cancel")).toEqual([]);
   });
 
   it("cancels a queued job", async () => {
@@ -115,6 +125,7 @@ describe.each(testEngines())("collection admin API on %s", (engine) => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ id: job.id, state: "cancelled", currentUnit: null });
     expect(res.json().data.finishedAt).toEqual(expect.any(String));
+    expect(await audits("collect.cancel")).toEqual([{ adminId, targetId: String(job.id), detail: expect.objectContaining({ after: expect.objectContaining({ state: "cancelled" }) }) }]);
   });
 
   it("is in the OpenAPI document", async () => {

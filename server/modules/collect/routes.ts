@@ -13,6 +13,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { CollectUnit } from "../../db/schema/index.js";
 import { declareAccess } from "../../http/auth.js";
+import { auditActor } from "../audit/service.js";
 import type { AppServices } from "../../services.js";
 import { chartKey } from "./plans.js";
 import type { CollectJob } from "./repo.js";
@@ -70,6 +71,17 @@ export const collectRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
     },
     async (request) => {
       const results = await services.collector.startNow({ source: request.body.source, requestedBy: request.admin!.id });
+      // A job already queued or running is answered again: only a new one is a change.
+      for (const { job, created } of results) {
+        if (!created) continue;
+        await services.audit.record(auditActor(request), {
+          action: "collect.start",
+          targetType: "collect_job",
+          targetId: job.id,
+          after: { source: job.source, state: job.state, planSize: job.plan.length },
+          detail: { requested: request.body.source ?? "all" },
+        });
+      }
       return ok({ jobs: results.map(({ job, created }) => ({ created, job: jobAnswer(job) })) });
     },
   );
@@ -116,6 +128,15 @@ export const collectRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
         response: { 200: envelope(collectJobSchema) },
       },
     },
-    async (request) => ok(jobAnswer(await services.collector.cancel(request.params.id))),
+    async (request) => {
+      const job = await services.collector.cancel(request.params.id);
+      await services.audit.record(auditActor(request), {
+        action: "collect.cancel",
+        targetType: "collect_job",
+        targetId: job.id,
+        after: { source: job.source, state: job.state, pagesDone: job.pagesDone },
+      });
+      return ok(jobAnswer(job));
+    },
   );
 };

@@ -94,11 +94,15 @@ export function collectedRepo(db: Executor) {
       return { total: n, rows };
     },
 
-    /** Deletes collected rows (their items stay); returns the ids that existed. */
-    async delete(ids: readonly number[]): Promise<number[]> {
+    /** Deletes collected rows (their items stay); returns those that existed, by id. */
+    async delete(ids: readonly number[]): Promise<{ id: number; title: string; source: string; sourceUrl: string; status: number; itemId: number | null }[]> {
       if (ids.length === 0) return [];
-      const rows = await db.delete(collectedItems).where(inArray(collectedItems.id, [...ids])).returning({ id: collectedItems.id });
-      return rows.map((r) => r.id).sort((a, b) => a - b);
+      const c = collectedItems;
+      const rows = await db
+        .delete(c)
+        .where(inArray(c.id, [...ids]))
+        .returning({ id: c.id, title: c.title, source: c.source, sourceUrl: c.sourceUrl, status: c.status, itemId: c.itemId });
+      return rows.sort((a, b) => a.id - b.id);
     },
   };
 }

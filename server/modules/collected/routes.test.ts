@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureWebBuild } from "../../../e2e/web-server.js";
-import { admins, collectedItems, items } from "../../db/schema/index.js";
+import { admins, auditLog, collectedItems, items } from "../../db/schema/index.js";
 import { sessionService } from "../accounts/session-service.js";
 import { insertCollected } from "../../testing/collected.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
@@ -17,13 +17,16 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
   let testApp: TestApp;
   let app: FastifyInstance;
   let headers: { authorization: string };
+  let adminId: number;
+  const auditRows = async (action: string) =>
+    (await testApp.database.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(auditLog.id)).map((r) => ({ adminId: r.adminId, targetType: r.targetType, targetId: r.targetId, detail: r.detail }));
   const ids: Record<string, number> = {};
 
   const post = (path: string, body: unknown, h: Record<string, string> = headers) =>
     app.inject({ method: "POST", url: `/api/pandaadmin/collect/${path}`, payload: body as object, headers: h });
   const table = (query: Record<string, string> = {}, h: Record<string, string> = headers) =>
     app.inject({ url: "/api/pandaadmin/collect/index", query, headers: h });
-  const rowsOf = (res: Awaited<ReturnType<typeof table>>) => (res.json().data.rows as { id: number }[]).map((r) => r.id);
+  const rowsOf = (res: Awaited<ReturnType<typeof table>>) => (res.json().rows as { id: number }[]).map((r) => r.id);
 
   beforeAll(async () => {
     ensureWebBuild();
@@ -31,6 +34,7 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
     app = testApp.app;
     const db = testApp.database.db;
     const [admin] = await db.insert(admins).values({ username: "collect-boss", passwordHash: "x", status: 1 }).returning();
+    adminId = admin!.id;
     headers = { authorization: `Bearer ${await sessionService(db).createAdminSession(admin!.id)}` };
     await app.services.writes.createCategories([{ name: "DJ串烧", diyname: "chuanshao", modelId: 2 }, { name: "DJ单曲", diyname: "danqu" }]);
     ids.a = await insertCollected(db, { source: "djuu", sourceId: "301", title: "夜曲(DJ阿福 Rmx)", artist: "周杰伦", kind: "single", durationSec: 250, sizeBytes: 3_000_000, chartPositions: { "week:single": 2 } });
@@ -62,6 +66,8 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
     }
     expect((await table({}, {})).statusCode).toBe(401);
     expect((await collectedCount())).toBe(4);
+    expect(await auditRows("collected.process")).toEqual([]);
+    expect(await auditRows("collected.delete")).toEqual([]);
   });
 
   const collectedCount = async () => (await testApp.database.db.select({ n: sql<number>`count(*)::int` }).from(collectedItems))[0]!.n;
@@ -69,9 +75,11 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
   it("lists the table: {total, rows}, newest first, paged, searched, filtered by status", async () => {
     const all = await table();
     expect(all.statusCode).toBe(200);
-    expect(all.json().data.total).toBe(4);
+    // The bare table answer (ADMIN-API.md), no envelope.
+    expect(Object.keys(all.json()).sort()).toEqual(["rows", "total"]);
+    expect(all.json().total).toBe(4);
     expect(rowsOf(all)).toEqual([ids.d, ids.c, ids.b, ids.a]);
-    expect(all.json().data.rows.at(-1)).toEqual({
+    expect(all.json().rows.at(-1)).toEqual({
       id: ids.a,
       title: "夜曲(DJ阿福 Rmx)",
       source: "djuu",
@@ -96,7 +104,7 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
     expect(rowsOf(await table({ sort: "id", order: "asc", offset: "1", limit: "2" }))).toEqual([ids.b, ids.c]);
     expect(rowsOf(await table({ page: "2", limit: "3" }))).toEqual([ids.a]);
     const searched = await table({ search: "夜曲" });
-    expect(searched.json().data).toMatchObject({ total: 2 });
+    expect(searched.json()).toMatchObject({ total: 2 });
     expect(rowsOf(searched)).toEqual([ids.c, ids.a]);
     expect(rowsOf(await table({ search: String(ids.b) }))).toEqual([ids.b]);
     expect(rowsOf(await table({ status: "1" }))).toEqual([]);
@@ -147,11 +155,16 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
       { id: ids.b, itemId: expect.any(Number), action: "created", error: null },
       { id: 987_654, itemId: null, action: null, error: "采集数据不存在" },
     ]);
+    // One audit row per processed row, none for the unknown id.
+    expect(await auditRows("collected.process")).toEqual([
+      { adminId, targetType: "collected", targetId: String(ids.a), detail: expect.objectContaining({ before: { status: 0, itemId: null }, after: { status: 1, itemId: data.results[0].itemId }, itemAction: "created" }) },
+      { adminId, targetType: "collected", targetId: String(ids.b), detail: expect.objectContaining({ after: { status: 1, itemId: data.results[1].itemId } }) },
+    ]);
     const again = (await post("process", { ids: [ids.a] })).json().data.results[0];
     expect(again).toMatchObject({ itemId: data.results[0].itemId, action: "updated" });
 
     const processed = await table({ status: "1", sort: "id", order: "asc" });
-    expect(processed.json().data.rows).toMatchObject([
+    expect(processed.json().rows).toMatchObject([
       { id: ids.a, status: "1", status_text: "已处理", item_id: data.results[0].itemId, processtime: expect.any(Number) },
       { id: ids.b, status: "1", item_id: data.results[1].itemId },
     ]);
@@ -165,6 +178,10 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json().data).toEqual({ deleted: [ids.a, ids.c].sort((x, y) => x - y) });
     expect(await collectedCount()).toBe(2);
+    expect((await auditRows("collected.delete")).map((r) => [r.targetId, (r.detail as { before: { title: string } }).before.title, (r.detail as { after: unknown }).after])).toEqual([
+      [String(ids.a), "夜曲(DJ阿福 Rmx)", null],
+      [String(ids.c), "清风夜曲串烧", null],
+    ]);
     const left = await testApp.database.db.select({ id: items.id }).from(items).where(eq(items.id, data.results[0].itemId));
     expect(left).toHaveLength(1);
     expect((await app.inject({ url: `/sutie/${data.results[0].itemId}.html` })).statusCode).toBe(200);

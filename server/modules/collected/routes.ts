@@ -10,6 +10,7 @@ import {
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { declareAccess } from "../../http/auth.js";
+import { auditActor } from "../audit/service.js";
 import type { AppServices } from "../../services.js";
 
 /**
@@ -32,7 +33,7 @@ export const collectedRoutes: FastifyPluginAsync<{ services: AppServices }> = as
       },
     },
     async (request) => {
-      const results = await services.collected.process(request.body.ids, { adminId: request.admin!.id });
+      const results = await services.collected.process(request.body.ids, { adminId: request.admin!.id, actor: auditActor(request) });
       const processed = results.filter((r) => r.error === null).length;
       return ok({ results, processed, failed: results.length - processed }, m.processed);
     },
@@ -48,7 +49,7 @@ export const collectedRoutes: FastifyPluginAsync<{ services: AppServices }> = as
         response: { 200: envelope(deleteResultSchema) },
       },
     },
-    async (request) => ok({ deleted: await services.collected.delete(request.body.ids) }, m.deleted),
+    async (request) => ok({ deleted: await services.collected.delete(request.body.ids, auditActor(request)) }, m.deleted),
   );
 
   api.get(
@@ -58,9 +59,10 @@ export const collectedRoutes: FastifyPluginAsync<{ services: AppServices }> = as
         tags,
         summary: "采集数据列表 (标题搜索、状态筛选、filter/op、排序与分页, 返回 {total, rows})",
         querystring: collectedIndexQuerySchema,
-        response: { 200: envelope(collectedTableSchema) },
+        // The bare table answer, as every admin table (ADMIN-API.md); errors keep the envelope.
+        response: { 200: collectedTableSchema },
       },
     },
-    async (request) => ok(await services.collected.table(request.query)),
+    async (request) => services.collected.table(request.query),
   );
 };

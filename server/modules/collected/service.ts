@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type CollectedIndexQuery, collectedMessages as m, type CollectedRow, type ProcessOutcome } from "@contracts/collected";
 import type { AppDatabase, DbLogger } from "../../db/types.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
+import type { AuditActor, AuditService } from "../audit/service.js";
 import { BUILTIN_SOURCES } from "../sources/registry.js";
 import type { SourceDirectory } from "../sources/directory.js";
 import { mapCollected, sourceIdOf } from "./mapping.js";
@@ -45,6 +46,8 @@ export interface CollectedServiceOptions {
   /** The sources in use: which ones stream HLS (their items carry the hint). */
   sourceDirectory: Pick<SourceDirectory, "get">;
   logger: Pick<DbLogger, "info" | "error">;
+  /** The audit trail: an admin's processing and deleting write their rows in the same transaction. */
+  audit?: AuditService;
 }
 
 /**
@@ -52,7 +55,7 @@ export interface CollectedServiceOptions {
  * transaction through the write service, so search text is derived and every cache hears of it;
  * one row failing leaves the others processed.
  */
-export function collectedService(db: AppDatabase, { writes, sourceDirectory, logger }: CollectedServiceOptions) {
+export function collectedService(db: AppDatabase, { writes, sourceDirectory, logger, audit }: CollectedServiceOptions) {
   /** A built-in source's format stands in when it is not enabled here (EXTERNAL_SOURCES). */
   const playFormatOf = (code: string) => sourceDirectory.get(code)?.playFormat ?? BUILTIN_SOURCES.find((s) => s.code === code)?.playFormat;
 
@@ -62,7 +65,7 @@ export function collectedService(db: AppDatabase, { writes, sourceDirectory, log
      * of its (source, source id) when there is one, so processing twice, or two rows of the same
      * site item, end on one item. Answers per id, in the order given (repeats once).
      */
-    async process(ids: readonly number[], { adminId }: { adminId?: number } = {}): Promise<ProcessOutcome[]> {
+    async process(ids: readonly number[], { adminId, actor }: { adminId?: number; actor?: AuditActor } = {}): Promise<ProcessOutcome[]> {
       const repo = collectedRepo(db);
       const [sites, categories] = await Promise.all([repo.sourceCodes(), repo.categories()]);
       const outcomes: ProcessOutcome[] = [];
@@ -94,6 +97,20 @@ export function collectedService(db: AppDatabase, { writes, sourceDirectory, log
               await w.updateItem(existing.id, mapCollected(row, { ...context, existingCategoryId: existing.categoryId }).update);
             }
             await txRepo.markProcessed(id, existing.id);
+            if (actor && audit) {
+              await audit.record(
+                actor,
+                {
+                  action: "collected.process",
+                  targetType: "collected",
+                  targetId: id,
+                  before: { status: row.status, itemId: row.itemId },
+                  after: { status: 1, itemId: existing.id },
+                  detail: { itemAction: action, source: row.source, sourceId, title: row.title },
+                },
+                tx as unknown as AppDatabase,
+              );
+            }
             return { itemId: existing.id, action };
           });
           outcomes.push({ id, itemId: done.itemId, action: done.action, error: null });
@@ -116,7 +133,17 @@ export function collectedService(db: AppDatabase, { writes, sourceDirectory, log
     },
 
     /** Deletes collected rows; the items made from them stay. */
-    delete: (ids: readonly number[]): Promise<number[]> => collectedRepo(db).delete([...new Set(ids)]),
+    async delete(ids: readonly number[], actor?: AuditActor): Promise<number[]> {
+      return db.transaction(async (tx) => {
+        const gone = await collectedRepo(tx).delete([...new Set(ids)]);
+        if (actor && audit) {
+          for (const row of gone) {
+            await audit.record(actor, { action: "collected.delete", targetType: "collected", targetId: row.id, before: row, after: null }, tx as unknown as AppDatabase);
+          }
+        }
+        return gone.map((r) => r.id);
+      });
+    },
   };
 }
 

@@ -6,11 +6,14 @@ import {
   sourceConfigBodySchema,
   sourceDeletedSchema,
   sourcePatchSchema,
+  sourceTryAnswerSchema,
+  sourceTryBodySchema,
 } from "@contracts/source-admin";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { declareAccess } from "../../http/auth.js";
 import type { AppServices } from "../../services.js";
+import { auditActor } from "../audit/service.js";
 
 const tags = ["admin"];
 
@@ -47,7 +50,9 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
       },
     },
     async (request, reply) => {
+      const before = await admin.get(request.params.code);
       const { created, source } = await admin.putConfig(request.params.code, request.body);
+      await services.audit.record(auditActor(request), { action: created ? "source.create" : "source.update", targetType: "source", targetId: source.code, before, after: source });
       return reply.code(created ? 201 : 200).send(ok(source));
     },
   );
@@ -63,7 +68,12 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
         response: { 200: envelope(sourceAdminSchema) },
       },
     },
-    async (request) => ok(await admin.patch(request.params.code, request.body)),
+    async (request) => {
+      const before = await admin.get(request.params.code);
+      const after = await admin.patch(request.params.code, request.body);
+      await services.audit.record(auditActor(request), { action: "source.update", targetType: "source", targetId: after.code, before, after, detail: { patch: request.body } });
+      return ok(after);
+    },
   );
 
   api.delete(
@@ -77,8 +87,24 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
       },
     },
     async (request) => {
+      const before = await admin.get(request.params.code);
       await admin.remove(request.params.code);
+      await services.audit.record(auditActor(request), { action: "source.delete", targetType: "source", targetId: request.params.code, before, after: null });
       return ok({ code: request.params.code });
     },
+  );
+
+  api.post(
+    "/api/pandaadmin/sources/:code/try",
+    {
+      schema: {
+        tags,
+        summary: "试搜: 用该来源的适配器搜索一次 (第一页, 不走缓存), 返回结果或适配器的错误",
+        params: sourceCodeParamsSchema,
+        body: sourceTryBodySchema,
+        response: { 200: envelope(sourceTryAnswerSchema) },
+      },
+    },
+    async (request) => ok(await admin.tryIt(request.params.code, request.body.keyword)),
   );
 };

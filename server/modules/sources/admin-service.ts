@@ -1,4 +1,4 @@
-import { sourceAdminMessages, type SourceAdminAnswer, type SourcePatch } from "@contracts/source-admin";
+import { sourceAdminMessages, type SourceAdminAnswer, type SourcePatch, type SourceTryAnswer } from "@contracts/source-admin";
 import { z } from "zod";
 import type { AppDatabase } from "../../db/types.js";
 import { AppError, badRequest, notFound } from "../../errors.js";
@@ -8,6 +8,10 @@ import type { LiveSourceDirectory } from "./directory.js";
 import { configProblems, type SourceNetwork } from "./generic-source.js";
 import { BUILTIN_SOURCES } from "./registry.js";
 import { sourceSiteRepo, type SourceSiteRow } from "./site-repo.js";
+import { SourceError } from "./types.js";
+
+/** How long a try waits when the source names no timeout of its own. */
+const TRY_TIMEOUT_MS = 10_000;
 
 /** Our own catalogue's row (本站): a site, never a source adapter. */
 const LOCAL_CODE = "local";
@@ -55,6 +59,41 @@ export function sourceAdminService(db: AppDatabase, { writes, directory, network
   }
 
   return {
+    /** One source as the list shows it, or null (for the audit trail's before and after). */
+    async get(code: string): Promise<SourceAdminAnswer | null> {
+      const row = await repo.get(code);
+      return row ? view(row) : null;
+    },
+
+    /**
+     * One search against the source in use, first page, straight to its adapter: no cache, no
+     * circuit breaker, so an admin sees what the site answers now (or why it fails).
+     */
+    async tryIt(code: string, keyword: string): Promise<SourceTryAnswer> {
+      const entry = directory.get(code);
+      if (!entry) throw badRequest(sourceAdminMessages.notInUse);
+      const started = Date.now();
+      const signal = AbortSignal.timeout(entry.timeoutMs ?? TRY_TIMEOUT_MS);
+      try {
+        const page = await entry.adapter.search({ keyword, page: 1, type: "mp3" }, signal);
+        return {
+          code,
+          ms: Date.now() - started,
+          ok: true,
+          hasMore: page.hasMore,
+          total: page.total ?? null,
+          items: page.items.map((i) => ({ sourceId: i.sourceId, title: i.title, artist: i.artist, url: i.url, cover: i.cover, duration: i.duration, kind: i.kind, raw: i.raw })),
+          error: null,
+        };
+      } catch (err) {
+        const error =
+          err instanceof SourceError
+            ? { kind: err.kind, message: err.message, status: err.status ?? null }
+            : { kind: signal.aborted ? "timeout" : "error", message: err instanceof Error ? err.message : String(err), status: null };
+        return { code, ms: Date.now() - started, ok: false, hasMore: false, total: null, items: [], error };
+      }
+    },
+
     async list(): Promise<SourceAdminAnswer[]> {
       const rows = await repo.list();
       const known = new Set(rows.map((r) => r.code));

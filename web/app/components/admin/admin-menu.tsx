@@ -1,7 +1,9 @@
 import {
   AppstoreOutlined,
   BlockOutlined,
+  ApiOutlined,
   CloudDownloadOutlined,
+  CommentOutlined,
   DashboardOutlined,
   FileAddOutlined,
   FolderOutlined,
@@ -24,6 +26,7 @@ export const ADMIN_MENU: NonNullable<MenuProps["items"]> = [
     children: [
       { key: "/panda/", icon: <DashboardOutlined />, label: link("/panda/", "控制台") },
       { key: "/panda/block", icon: <BlockOutlined />, label: link("/panda/block", "区块管理") },
+      { key: "/panda/sources", icon: <ApiOutlined />, label: link("/panda/sources", "来源管理") },
     ],
   },
   {
@@ -47,6 +50,7 @@ export const ADMIN_MENU: NonNullable<MenuProps["items"]> = [
         icon: <CloudDownloadOutlined />,
         label: link("/panda/collectData", "采集数据"),
       },
+      { key: "/panda/comments", icon: <CommentOutlined />, label: link("/panda/comments", "评论管理") },
     ],
   },
   {

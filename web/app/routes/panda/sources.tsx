@@ -1,0 +1,170 @@
+import { adminPeoplePaths } from "@contracts/admin-people-texts";
+import { adminTableMessages } from "@contracts/admin-table-texts";
+import { App, Button, Popconfirm, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
+import type { ColumnsType } from "antd/es/table";
+import { useCallback, useEffect, useState } from "react";
+import { AdminPage } from "../../components/admin/AdminPage";
+import { SourceEditDialog } from "../../components/admin/people/SourceEditDialog";
+import { SourceTryDialog } from "../../components/admin/people/SourceTryDialog";
+import { ADAPTER_TEXT, BREAKER_TEXT, type SourceHealth, type SourceRow } from "../../components/admin/people/source-types";
+import { adminCall } from "../../lib/admin-api";
+import { pageMeta } from "../../lib/site";
+
+export const meta = () => pageMeta("来源管理");
+
+type Row = SourceRow & { health?: SourceHealth };
+
+/**
+ * 来源管理 (超级管理员): every site with its switches, schedule and (generic sources) configuration,
+ * a 'try it' search, and its health. A short list of sites, not a paged table API: a plain table.
+ */
+export default function Sources() {
+  const { message } = App.useApp();
+  const [rows, setRows] = useState<Row[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [editing, setEditing] = useState<{ source: SourceRow | null } | null>(null);
+  const [trying, setTrying] = useState<SourceRow | null>(null);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      const [list, health] = await Promise.all([
+        adminCall<{ sources: SourceRow[] }>("GET", adminPeoplePaths.sources),
+        adminCall<{ sources: SourceHealth[] }>("GET", adminPeoplePaths.sourcesHealth).catch(() => null),
+      ]);
+      if (list.code !== 1) throw new Error(list.msg);
+      const byCode = new Map((health?.code === 1 ? health.data.sources : []).map((h) => [h.code, h]));
+      setRows(list.data.sources.map((s) => ({ ...s, health: byCode.get(s.code) })));
+    } catch (err) {
+      void message.error(err instanceof Error && err.message ? err.message : adminTableMessages.loadFailed);
+    } finally {
+      setLoading(false);
+    }
+  }, [message]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function setEnabled(row: Row, enabled: boolean) {
+    const res = await adminCall("PATCH", adminPeoplePaths.source(row.code), { enabled }).catch(() => null);
+    if (res?.code === 1) void message.success(enabled ? "已启用" : "已停用");
+    else void message.error(res?.msg || adminTableMessages.saveFailed);
+    await load();
+  }
+
+  async function remove(row: Row) {
+    const res = await adminCall("DELETE", adminPeoplePaths.source(row.code)).catch(() => null);
+    if (res?.code === 1) void message.success(adminTableMessages.deleteOk);
+    else void message.error(res?.msg || adminTableMessages.deleteFailed);
+    await load();
+  }
+
+  const columns: ColumnsType<Row> = [
+    {
+      title: "来源",
+      key: "name",
+      render: (_v, row) => (
+        <Space direction="vertical" size={0}>
+          <a href={row.homepage} target="_blank" rel="noreferrer">
+            {row.name}
+          </a>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {row.code}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    { title: "适配器", dataIndex: "adapter", width: 100, render: (a: Row["adapter"]) => <Tag color={a === "generic" ? "blue" : undefined}>{ADAPTER_TEXT[a]}</Tag> },
+    {
+      title: "启用",
+      dataIndex: "enabled",
+      width: 110,
+      render: (on: boolean, row) =>
+        row.adapter === "none" ? (
+          "-"
+        ) : (
+          <Space size={4}>
+            <Switch size="small" checked={on} onChange={(v) => void setEnabled(row, v)} aria-label={`启用 ${row.name}`} />
+            {row.inUse ? <Tag color="green">使用中</Tag> : null}
+          </Space>
+        ),
+    },
+    { title: "排序", dataIndex: "sort", width: 70 },
+    { title: "超时", key: "timeout", width: 90, render: (_v, row) => (typeof row.config?.timeoutMs === "number" ? `${row.config.timeoutMs} ms` : row.adapter === "none" ? "-" : "默认") },
+    { title: "采集间隔", dataIndex: "collectIntervalMinutes", width: 100, render: (m: number) => (m > 0 ? `${m} 分钟` : "不定时") },
+    {
+      title: "健康",
+      key: "health",
+      width: 280,
+      render: (_v, row) => {
+        const h = row.health;
+        if (!h) return <Typography.Text type="secondary">{row.inUse ? "尚无调用" : "-"}</Typography.Text>;
+        const [text, color] = BREAKER_TEXT[h.state];
+        return (
+          <Space direction="vertical" size={0}>
+            <Space size={6} wrap>
+              <Tag color={color}>{text}</Tag>
+              <span>成功率 {h.successRate === null ? "-" : `${Math.round(h.successRate * 100)}%`}</span>
+              <span>
+                p50 {h.p50Ms ?? "-"} / p95 {h.p95Ms ?? "-"} ms
+              </span>
+            </Space>
+            {h.lastError ? (
+              <Tooltip title={`${h.lastError.at} ${h.lastError.message}`}>
+                <Typography.Text type="danger" ellipsis style={{ maxWidth: 260 }}>
+                  最近错误：{h.lastError.kind} {h.lastError.message}
+                </Typography.Text>
+              </Tooltip>
+            ) : null}
+          </Space>
+        );
+      },
+    },
+    {
+      title: "操作",
+      key: "actions",
+      width: 200,
+      render: (_v, row) =>
+        row.adapter === "none" ? null : (
+          <Space size="small">
+            <Button size="small" onClick={() => setEditing({ source: row })}>
+              设置
+            </Button>
+            <Button size="small" disabled={!row.inUse} onClick={() => setTrying(row)}>
+              试搜
+            </Button>
+            {row.adapter === "generic" ? (
+              <Popconfirm title={`删除来源 ${row.name}？`} okText="删除" cancelText="取消" onConfirm={() => remove(row)}>
+                <Button size="small" danger>
+                  删除
+                </Button>
+              </Popconfirm>
+            ) : null}
+          </Space>
+        ),
+    },
+  ];
+
+  return (
+    <AdminPage title="来源管理">
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={() => setEditing({ source: null })}>
+          新增通用来源
+        </Button>
+        <Button onClick={() => void load()}>刷新</Button>
+      </Space>
+      <Table<Row> rowKey="code" columns={columns} dataSource={rows} loading={loading} pagination={false} scroll={{ x: 1100 }} data-testid="source-table" />
+      <SourceEditDialog
+        open={editing !== null}
+        source={editing?.source ?? null}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void load();
+        }}
+      />
+      <SourceTryDialog source={trying} onClose={() => setTrying(null)} />
+    </AdminPage>
+  );
+}
