@@ -26,16 +26,21 @@ type Tx = Parameters<Parameters<AppDatabase["transaction"]>[0]>[0];
 export function adminAccountService(db: AppDatabase, deps: { audit: AuditService }) {
   const repo = adminRepo(db);
 
-  /** The row to change, locked; and a check that taking `id` out of the enabled supers leaves one. */
-  async function lockTarget(tx: Tx, id: number): Promise<AdminRecord> {
+  /**
+   * The row to change, locked. A change that may take a super out (`supers`) first locks every
+   * enabled super in id order, then the target: two supers disabling each other at once queue
+   * on the same first row instead of deadlocking, and the second sees the first's change.
+   */
+  async function lockTarget(tx: Tx, id: number, supers = false): Promise<{ target: AdminRecord; enabledSupers: number[] }> {
+    const enabledSupers = supers ? await adminRepo(tx).lockEnabledSupers() : [];
     const target = await adminRepo(tx).lock(id);
     if (!target) throw notFound(m.notFound);
-    return target;
+    return { target, enabledSupers };
   }
-  async function keepOneSuper(tx: Tx, target: AdminRecord): Promise<void> {
+  /** Taking `target` out of the enabled supers must leave one. */
+  function keepOneSuper(target: AdminRecord, enabledSupers: number[]): void {
     if (target.role !== "super" || target.status !== 1) return;
-    const supers = await adminRepo(tx).lockEnabledSupers();
-    if (supers.filter((s) => s !== target.id).length === 0) throw badRequest(m.lastSuper);
+    if (enabledSupers.filter((s) => s !== target.id).length === 0) throw badRequest(m.lastSuper);
   }
 
   return {
@@ -67,10 +72,11 @@ export function adminAccountService(db: AppDatabase, deps: { audit: AuditService
 
     async update(actor: AuditActor, id: number, input: AdminUpdate): Promise<AdminRow> {
       const updated = await db.transaction(async (tx) => {
-        const target = await lockTarget(tx, id);
-        if (input.role !== undefined && input.role !== target.role && target.role === "super") {
+        const demote = input.role !== undefined && input.role !== "super";
+        const { target, enabledSupers } = await lockTarget(tx, id, demote);
+        if (demote && target.role === "super") {
           if (target.id === actor.adminId) throw badRequest(m.selfDemote);
-          await keepOneSuper(tx, target);
+          keepOneSuper(target, enabledSupers);
         }
         const patch = { ...(input.nickname !== undefined ? { nickname: input.nickname.trim() } : {}), ...(input.role !== undefined ? { role: input.role } : {}) };
         const after = (await adminRepo(tx).update(id, patch))!;
@@ -83,10 +89,10 @@ export function adminAccountService(db: AppDatabase, deps: { audit: AuditService
     /** Enables or disables; a disabled admin's sessions end at once (and the seam refuses the next request anyway). */
     async setStatus(actor: AuditActor, id: number, status: 0 | 1): Promise<AdminRow> {
       const updated = await db.transaction(async (tx) => {
-        const target = await lockTarget(tx, id);
+        const { target, enabledSupers } = await lockTarget(tx, id, status === 0);
         if (status === 0) {
           if (target.id === actor.adminId) throw badRequest(m.selfDisable);
-          await keepOneSuper(tx, target);
+          keepOneSuper(target, enabledSupers);
         }
         const after = (await adminRepo(tx).update(id, { status }))!;
         if (status === 0) await adminRepo(tx).deleteSessions(id);
@@ -101,7 +107,7 @@ export function adminAccountService(db: AppDatabase, deps: { audit: AuditService
       if (!(await repo.findById(id))) throw notFound(m.notFound);
       const passwordHash = await hashPassword(password);
       await db.transaction(async (tx) => {
-        const target = await lockTarget(tx, id);
+        const { target } = await lockTarget(tx, id);
         await adminRepo(tx).update(id, { passwordHash });
         await adminRepo(tx).deleteSessions(id, id === actor.adminId && callerToken ? hashToken(callerToken) : undefined);
         await deps.audit.record(actor, { action: A.resetPassword, targetType: "admin", targetId: id, before: adminSnapshot(target), after: adminSnapshot(target), detail: { sessionsEnded: true } }, tx);
