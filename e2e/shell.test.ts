@@ -197,7 +197,7 @@ describe("web shell (production build, CSP on)", () => {
     await page.route("**/api/pandaadmin/check", (route) =>
       route.fulfill({
         contentType: "application/json",
-        body: JSON.stringify({ code: 1, msg: "", time: 0, data: { id: 1, username: "admin" } }),
+        body: JSON.stringify({ code: 1, msg: "", time: 0, data: { id: 1, username: "admin", role: "super" } }),
       }),
     );
     await context.addInitScript(() => localStorage.setItem("admin_token", "test-admin-token"));

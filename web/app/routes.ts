@@ -29,5 +29,7 @@ export default [
     route("sutieCategory", "routes/panda/sutie-category.tsx"),
     route("collectData", "routes/panda/collect-data.tsx"),
     route("userList", "routes/panda/user-list.tsx"),
+    route("admins", "routes/panda/admins.tsx"),
+    route("audit", "routes/panda/audit.tsx"),
   ]),
 ] satisfies RouteConfig;
