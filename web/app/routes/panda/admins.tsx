@@ -71,8 +71,8 @@ function AdminsScreen() {
       key: "status",
       render: (status: number, row) => <Tag color={status === 1 ? "green" : "red"}>{row.status_text}</Tag>,
     },
-    { title: "最后登录", dataIndex: "last_login", key: "last_login", sorter: true, render: (t: number | null) => formatAdminTime(t) },
-    { title: "创建时间", dataIndex: "createtime", key: "createtime", sorter: true, render: (t: number) => formatAdminTime(t) },
+    { title: "最后登录", dataIndex: "last_login", key: "last_login", sorter: true, width: 170, render: (t: number | null) => formatAdminTime(t) },
+    { title: "创建时间", dataIndex: "createtime", key: "createtime", sorter: true, width: 170, render: (t: number) => formatAdminTime(t) },
     {
       title: "操作",
       key: "actions",

@@ -83,21 +83,24 @@ function AuditScreen() {
     { title: "IP", dataIndex: "ip", key: "ip", width: 150 },
   ];
 
+  const filters = (
+    <Space wrap data-testid="audit-filters">
+      <Select allowClear placeholder="管理员" style={{ width: 160 }} options={admins} value={adminId} onChange={setAdminId} showSearch={{ optionFilterProp: "label" }} />
+      <Input.Search allowClear placeholder="操作，如 suite.update" style={{ width: 200 }} onSearch={setAction} />
+      <Select allowClear placeholder="对象类型" style={{ width: 150 }} options={TARGET_OPTIONS} value={targetType} onChange={setTargetType} />
+      <DatePicker.RangePicker allowEmpty={[true, true]} value={range} onChange={(v) => setRange(v)} placeholder={["开始日期", "结束日期"]} />
+    </Space>
+  );
+
   return (
     <>
-      <Space wrap style={{ marginBottom: 12 }} data-testid="audit-filters">
-        <Select allowClear placeholder="管理员" style={{ width: 200 }} options={admins} value={adminId} onChange={setAdminId} showSearch={{ optionFilterProp: "label" }} />
-        <Input.Search allowClear placeholder="操作，如 suite.update" style={{ width: 220 }} onSearch={setAction} />
-        <Select allowClear placeholder="对象类型" style={{ width: 180 }} options={TARGET_OPTIONS} value={targetType} onChange={setTargetType} />
-        <DatePicker.RangePicker allowEmpty={[true, true]} value={range} onChange={(v) => setRange(v)} placeholder={["开始日期", "结束日期"]} />
-      </Space>
       <AdminTable<AuditRow>
         api="/api/pandaadmin/audit/index"
         columns={columns}
         filter={filter}
         op={op}
-        searchPlaceholder="操作 / 对象 / 管理员"
         testId="audit-table"
+        toolbar={() => filters}
         tableProps={{ expandable: { expandedRowRender: (row) => <AuditChange row={row} />, rowExpandable: () => true } }}
       />
     </>
