@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admins, loginRecords } from "../server/db/schema/index";
 import { captchaKey } from "../server/modules/accounts/captcha";
+import { verifyPassword } from "../server/modules/accounts/passwords";
 import { adminWithPassword } from "../server/modules/admin-accounts/test-fixtures";
 import { createTestAdmin } from "../server/testing/admins";
 import { hydrated, launchBrowser } from "./browser";
@@ -190,8 +191,8 @@ describe("admin accounts in the browser", () => {
     await context.close();
   });
 
-  it("an editor sees no 超级管理员 entries; a super-only page says 需要超级管理员权限", async () => {
-    const editor = await createTestAdmin(db(), { role: "editor", username: "just_editor" });
+  it("an editor sees no 超级管理员 entries; a super-only page says 需要超级管理员权限; changes their own password", async () => {
+    const editor = await adminWithPassword(db(), { role: "editor", username: "just_editor", password: "edit-2026" });
     const { context, page, problems } = await newPage(editor.token);
     await page.goto(`${server.url}/panda/`);
     const sider = page.getByTestId("admin-sider");
@@ -201,8 +202,31 @@ describe("admin accounts in the browser", () => {
     await page.goto(`${server.url}/panda/admins`);
     await page.getByTestId("super-only").getByText("需要超级管理员权限").waitFor();
     await shot(page, "editor-refused");
-    await page.goto(`${server.url}/panda/audit`);
-    await page.getByTestId("super-only").waitFor();
+    for (const path of ["/panda/audit", "/panda/userList"]) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByTestId("super-only").waitFor();
+    }
+
+    // Their own password: the old one, the new one twice (the site's rules).
+    await page.getByTestId("admin-user").click();
+    await page.getByRole("menuitem", { name: "修改密码" }).click();
+    const dialog = page.getByRole("dialog", { name: "修改密码" });
+    await dialog.getByLabel("原密码").fill("edit-2026");
+    await dialog.getByLabel("新密码", { exact: true }).fill("abc");
+    await dialog.getByLabel("确认新密码").fill("abd");
+    await dialog.getByRole("button", { name: "保存" }).click();
+    await dialog.getByText("密码长度必须在6到30个字符之间").waitFor();
+    await dialog.getByText("两次输入的密码不一致").waitFor();
+    await dialog.getByLabel("新密码", { exact: true }).fill("edit-2027");
+    await dialog.getByLabel("确认新密码").fill("edit-2027");
+    await page.waitForTimeout(300);
+    await shot(page, "password");
+    await dialog.getByRole("button", { name: "保存" }).click();
+    await toast(page, "密码修改成功").waitFor();
+    const [row] = await db().select().from(admins).where(eq(admins.id, editor.id));
+    expect(await verifyPassword(row!.passwordHash, "edit-2027")).toBe(true);
+    // This session stays.
+    expect((await server.app.inject({ url: "/api/pandaadmin/check", headers: editor.headers })).statusCode).toBe(200);
     expect(problems).toEqual([]);
     await context.close();
   });

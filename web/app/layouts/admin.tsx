@@ -5,7 +5,8 @@ import { ADMIN_ROLE_NAMES, adminMessages } from "@contracts/admin-texts";
 import { authMessages } from "@contracts/auth";
 import { Outlet, useLocation, useNavigate } from "react-router";
 import { Logo } from "../components/nav/Logo";
-import { ADMIN_MENU_GROUPS, adminMenuFor, adminMenuKey } from "../components/admin/admin-menu";
+import { ADMIN_MENU_GROUPS, adminMenuFor, adminMenuKey, SUPER_ONLY_PATHS } from "../components/admin/admin-menu";
+import { SuperOnly } from "../components/admin/SuperOnly";
 import { ChangePasswordDialog } from "../components/admin/ChangePasswordDialog";
 import { setAdminFlash } from "../components/admin/admin-flash";
 import { adminCall } from "../lib/admin-api";
@@ -64,7 +65,14 @@ function AdminFrame() {
           <AdminUser />
         </Layout.Header>
         <Layout.Content className={styles.content}>
-          <Outlet />
+          {/* A 超级管理员 screen opened by an editor: the refusal, not a page of refused calls. */}
+          {SUPER_ONLY_PATHS.includes(adminMenuKey(pathname)) ? (
+            <SuperOnly>
+              <Outlet />
+            </SuperOnly>
+          ) : (
+            <Outlet />
+          )}
         </Layout.Content>
       </Layout>
     </Layout>
