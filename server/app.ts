@@ -16,6 +16,7 @@ import type { Clock } from "./lib/clock.js";
 import { authRoutes } from "./modules/accounts/auth-routes.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
 import { adminSessionRoutes } from "./modules/admin/session-routes.js";
+import { adminAccountRoutes } from "./modules/admin-accounts/routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
 import { collectedRoutes } from "./modules/collected/routes.js";
 import { adminCommentRoutes } from "./modules/admin-comments/routes.js";
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountRoutes, { services });
   await app.register(authRoutes, { services });
   await app.register(adminSessionRoutes, { services });
+  await app.register(adminAccountRoutes, { services });
   await app.register(catalogRoutes, { services });
   await app.register(chartRoutes, { services });
   await app.register(homeRoutes, { services });

@@ -36,6 +36,9 @@ import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
 import { auditService } from "./modules/audit/service.js";
 import { adminCommentService } from "./modules/admin-comments/service.js";
 import { adminUserService } from "./modules/admin-users/service.js";
+import { auditTrailService } from "./modules/audit/table.js";
+import { adminAccountService } from "./modules/admin-accounts/admin-service.js";
+import { adminAuthService } from "./modules/admin-accounts/auth-service.js";
 import { liveSourceDirectory } from "./modules/sources/directory.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
@@ -181,6 +184,10 @@ export function createServices({
     emailCodes,
     profile: profileService(db, { codes: emailCodes, sessions, ephemeral }),
     avatars: avatarService(db, { uploadsDir, logger }),
+    // The back office's accounts and audit trail (issue 12, ADR 0027).
+    adminAuth: adminAuthService(db, { sessions, captcha, ephemeral, audit, clock }),
+    adminAccounts: adminAccountService(db, { audit }),
+    auditTrail: auditTrailService(db),
   };
 }
 

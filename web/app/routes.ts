@@ -31,5 +31,7 @@ export default [
     route("userList", "routes/panda/user-list.tsx"),
     route("comments", "routes/panda/comments.tsx"),
     route("sources", "routes/panda/sources.tsx"),
+    route("admins", "routes/panda/admins.tsx"),
+    route("audit", "routes/panda/audit.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -1,9 +1,15 @@
 import { DownOutlined, UserOutlined } from "@ant-design/icons";
 import { App, Avatar, Dropdown, Layout, Menu, type MenuProps } from "antd";
 import { useState } from "react";
+import { ADMIN_ROLE_NAMES, adminMessages } from "@contracts/admin-texts";
+import { authMessages } from "@contracts/auth";
 import { Outlet, useLocation, useNavigate } from "react-router";
 import { Logo } from "../components/nav/Logo";
-import { ADMIN_MENU, ADMIN_MENU_GROUPS, adminMenuKey } from "../components/admin/admin-menu";
+import { ADMIN_MENU_GROUPS, adminMenuFor, adminMenuKey, SUPER_ONLY_PATHS } from "../components/admin/admin-menu";
+import { SuperOnly } from "../components/admin/SuperOnly";
+import { ChangePasswordDialog } from "../components/admin/ChangePasswordDialog";
+import { setAdminFlash } from "../components/admin/admin-flash";
+import { adminCall } from "../lib/admin-api";
 import { GuardGate } from "../guards/GuardGate";
 import type { RouteHandle } from "../guards/types";
 import { ADMIN_TOKEN_KEY } from "../session/keys";
@@ -30,6 +36,7 @@ export default function AdminLayout() {
 function AdminFrame() {
   const [collapsed, setCollapsed] = useState(false);
   const { pathname } = useLocation();
+  const role = useSession((s) => s.admin?.role);
   return (
     <Layout className={styles.frame}>
       <Layout.Sider
@@ -48,7 +55,7 @@ function AdminFrame() {
         <Menu
           theme="dark"
           mode="inline"
-          items={ADMIN_MENU}
+          items={adminMenuFor(role)}
           selectedKeys={[adminMenuKey(pathname)]}
           defaultOpenKeys={ADMIN_MENU_GROUPS}
         />
@@ -58,7 +65,14 @@ function AdminFrame() {
           <AdminUser />
         </Layout.Header>
         <Layout.Content className={styles.content}>
-          <Outlet />
+          {/* A 超级管理员 screen opened by an editor: the refusal, not a page of refused calls. */}
+          {SUPER_ONLY_PATHS.includes(adminMenuKey(pathname)) ? (
+            <SuperOnly>
+              <Outlet />
+            </SuperOnly>
+          ) : (
+            <Outlet />
+          )}
         </Layout.Content>
       </Layout>
     </Layout>
@@ -68,20 +82,41 @@ function AdminFrame() {
 function AdminUser() {
   const admin = useSession((s) => s.admin);
   const navigate = useNavigate();
-  const onClick: MenuProps["onClick"] = ({ key }) => {
-    if (key !== "logout") return;
-    // The admin issue adds the server side (POST /pandaadmin/index/logout).
+  const { message } = App.useApp();
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const logout = async () => {
+    try {
+      // Ends this admin session on the server (spec section 7); a dead session is "logged out" too.
+      await adminCall<null>("POST", "/pandaadmin/index/logout");
+    } catch {
+      void message.error(authMessages.logoutFailed);
+      return;
+    }
+    // The layout (and its messages) goes away: the login page says 退出成功.
+    setAdminFlash(adminMessages.logoutOk);
     window.localStorage.removeItem(ADMIN_TOKEN_KEY);
     useSession.getState().setAdmin(null);
     void navigate("/panda/login", { replace: true });
   };
+  const onClick: MenuProps["onClick"] = ({ key }) => {
+    if (key === "password") setPasswordOpen(true);
+    if (key === "logout") void logout();
+  };
+  const items = [
+    { key: "password", label: "修改密码" },
+    { key: "logout", label: "退出登录" },
+  ];
   return (
-    <Dropdown menu={{ items: [{ key: "logout", label: "退出登录" }], onClick }} trigger={["click"]}>
-      <button type="button" className={styles.user} data-testid="admin-user">
-        <Avatar size={28} icon={<UserOutlined />} />
-        <span>{admin?.nickname || admin?.username}</span>
-        <DownOutlined className={styles.caret} />
-      </button>
-    </Dropdown>
+    <>
+      <Dropdown menu={{ items, onClick }} trigger={["click"]}>
+        <button type="button" className={styles.user} data-testid="admin-user">
+          <Avatar size={28} icon={<UserOutlined />} />
+          <span>{admin?.nickname || admin?.username}</span>
+          {admin?.role ? <span className={styles.role}>{ADMIN_ROLE_NAMES[admin.role]}</span> : null}
+          <DownOutlined className={styles.caret} />
+        </button>
+      </Dropdown>
+      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+    </>
   );
 }

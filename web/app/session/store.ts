@@ -1,3 +1,4 @@
+import type { AdminRoleCode } from "@contracts/admin-texts";
 import { create } from "zustand";
 
 /** What `/api/user/isloging` returns as data (spec section 3, User). */
@@ -9,6 +10,8 @@ export interface AdminInfo {
   id?: number;
   username: string;
   nickname?: string;
+  /** super (超级管理员) or editor (编辑): the menu shows what the role may open (the API enforces it). */
+  role?: AdminRoleCode;
 }
 
 interface SessionState {

@@ -1,32 +1,56 @@
 import {
-  AppstoreOutlined,
-  BlockOutlined,
   ApiOutlined,
+  AppstoreOutlined,
+  AuditOutlined,
+  BlockOutlined,
   CloudDownloadOutlined,
   CommentOutlined,
   DashboardOutlined,
   FileAddOutlined,
   FolderOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   TeamOutlined,
   UnorderedListOutlined,
   UserOutlined,
 } from "@ant-design/icons";
+import type { AdminRoleCode } from "@contracts/admin-texts";
 import type { MenuProps } from "antd";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 const link = (to: string, label: string) => <Link to={to}>{label}</Link>;
 
-/** Spec section 2, admin layout: the three menu groups. Keys are the pages' paths. */
-export const ADMIN_MENU: NonNullable<MenuProps["items"]> = [
+interface AdminMenuEntry {
+  key: string;
+  icon: ReactNode;
+  label: string;
+  /** Only 超级管理员 see it (the API answers an editor 403 需要超级管理员权限 anyway). */
+  superOnly?: boolean;
+}
+
+interface AdminMenuGroup {
+  key: string;
+  label: string;
+  icon: ReactNode;
+  children: AdminMenuEntry[];
+}
+
+/**
+ * Spec section 2, admin layout: the three menu groups. Keys are the pages' paths. Screens of
+ * 超级管理员 only (管理员, 审计日志, 来源, 用户, 站点设置) say `superOnly`: an editor does not see them.
+ */
+const GROUPS: AdminMenuGroup[] = [
   {
     key: "system",
     label: "系统管理",
     icon: <SettingOutlined />,
     children: [
-      { key: "/panda/", icon: <DashboardOutlined />, label: link("/panda/", "控制台") },
-      { key: "/panda/block", icon: <BlockOutlined />, label: link("/panda/block", "区块管理") },
-      { key: "/panda/sources", icon: <ApiOutlined />, label: link("/panda/sources", "来源管理") },
+      { key: "/panda/", icon: <DashboardOutlined />, label: "控制台" },
+      { key: "/panda/block", icon: <BlockOutlined />, label: "区块管理" },
+      { key: "/panda/sources", icon: <ApiOutlined />, label: "来源管理", superOnly: true },
+      { key: "/panda/admins", icon: <SafetyCertificateOutlined />, label: "管理员", superOnly: true },
+      { key: "/panda/audit", icon: <AuditOutlined />, label: "审计日志", superOnly: true },
     ],
   },
   {
@@ -34,40 +58,40 @@ export const ADMIN_MENU: NonNullable<MenuProps["items"]> = [
     label: "内容管理",
     icon: <AppstoreOutlined />,
     children: [
-      { key: "/panda/add", icon: <FileAddOutlined />, label: link("/panda/add", "添加套曲") },
-      {
-        key: "/panda/sutieList",
-        icon: <UnorderedListOutlined />,
-        label: link("/panda/sutieList", "套曲列表"),
-      },
-      {
-        key: "/panda/sutieCategory",
-        icon: <FolderOutlined />,
-        label: link("/panda/sutieCategory", "套曲分类"),
-      },
-      {
-        key: "/panda/collectData",
-        icon: <CloudDownloadOutlined />,
-        label: link("/panda/collectData", "采集数据"),
-      },
-      { key: "/panda/comments", icon: <CommentOutlined />, label: link("/panda/comments", "评论管理") },
+      { key: "/panda/add", icon: <FileAddOutlined />, label: "添加套曲" },
+      { key: "/panda/sutieList", icon: <UnorderedListOutlined />, label: "套曲列表" },
+      { key: "/panda/sutieCategory", icon: <FolderOutlined />, label: "套曲分类" },
+      { key: "/panda/collectData", icon: <CloudDownloadOutlined />, label: "采集数据" },
+      { key: "/panda/comments", icon: <CommentOutlined />, label: "评论管理" },
     ],
   },
   {
     key: "users",
     label: "用户管理",
     icon: <TeamOutlined />,
-    children: [
-      {
-        key: "/panda/userList",
-        icon: <UserOutlined />,
-        label: link("/panda/userList", "用户列表"),
-      },
-    ],
+    children: [{ key: "/panda/userList", icon: <UserOutlined />, label: "用户列表", superOnly: true }],
   },
 ];
 
-export const ADMIN_MENU_GROUPS = ["system", "content", "users"];
+/** The menu a role sees: an editor gets no 超级管理员 entries (and no group left empty). */
+export function adminMenuFor(role: AdminRoleCode | undefined): NonNullable<MenuProps["items"]> {
+  return GROUPS.map((group) => ({
+    key: group.key,
+    label: group.label,
+    icon: group.icon,
+    children: group.children
+      .filter((entry) => role === "super" || !entry.superOnly)
+      .map((entry) => ({ key: entry.key, icon: entry.icon, label: link(entry.key, entry.label) })),
+  })).filter((group) => group.children.length > 0);
+}
+
+/** Every entry, as 超级管理员 see them. */
+export const ADMIN_MENU = adminMenuFor("super");
+
+export const ADMIN_MENU_GROUPS = GROUPS.map((g) => g.key);
+
+/** Paths of the screens only 超级管理员 may open (their pages show 需要超级管理员权限 to an editor). */
+export const SUPER_ONLY_PATHS = GROUPS.flatMap((g) => g.children.filter((e) => e.superOnly).map((e) => e.key));
 
 /** Menu key for a path: /panda and /panda/ are the dashboard, /panda/edit/N sits under the list. */
 export function adminMenuKey(pathname: string): string {

@@ -1,0 +1,64 @@
+/**
+ * Texts and constants of the back office's own accounts (issue 12: admin login, own password,
+ * the admins screen, the audit trail), without zod: browser code imports this file.
+ */
+
+/** localStorage key of the account name the admin login remembers (记住账号): the name only. */
+export const ADMIN_REMEMBER_KEY = "admin_login_account";
+/** sessionStorage key of the admin login's last failure count (its captcha shows from 5). */
+export const ADMIN_LOGIN_FAILURES_KEY = "admin_login_iscaptcha";
+
+/** The login record's location of a private, loopback or link-local address. */
+export const PRIVATE_LOCATION = "内网IP";
+
+export const adminAccountMessages = {
+  loginOk: "登录成功",
+  loginFailed: "登录失败",
+  accountRequired: "请输入账号",
+  passwordChanged: "密码修改成功",
+  oldPasswordWrong: "原密码错误",
+  samePassword: "新密码不能与原密码相同",
+  created: "添加成功",
+  saved: "保存成功",
+  enabled: "已启用",
+  disabled: "已禁用",
+  passwordReset: "密码已重置",
+  notFound: "管理员不存在",
+  usernameTaken: "管理员账号已存在",
+  roleRequired: "请选择角色",
+  badStatus: "状态只能是 0 或 1",
+  selfDisable: "不能禁用自己的账号",
+  selfDemote: "不能取消自己的超级管理员权限",
+  lastSuper: "至少需要保留一个启用的超级管理员",
+} as const;
+
+/** The audit trail's actions written by the admin accounts (other modules add theirs). */
+export const ADMIN_AUDIT_ACTIONS = {
+  create: "admin.create",
+  update: "admin.update",
+  status: "admin.status",
+  resetPassword: "admin.reset_password",
+  password: "admin.password",
+} as const;
+
+/** How the audit screen names actions it knows; others show as written (`suite.update`). */
+export const AUDIT_ACTION_NAMES: Record<string, string> = {
+  "admin.create": "添加管理员",
+  "admin.update": "修改管理员",
+  "admin.status": "启用/禁用管理员",
+  "admin.reset_password": "重置管理员密码",
+  "admin.password": "修改自己的密码",
+};
+
+/** How the audit screen names target types it knows. */
+export const AUDIT_TARGET_NAMES: Record<string, string> = {
+  admin: "管理员",
+  suite: "套曲",
+  category: "分类",
+  block: "区块",
+  collected: "采集数据",
+  source: "来源",
+  user: "用户",
+  comment: "评论",
+  settings: "站点设置",
+};

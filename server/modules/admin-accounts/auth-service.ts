@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import { adminMessages } from "@contracts/accounts";
+import { ADMIN_AUDIT_ACTIONS, adminAccountMessages as m, type AdminLoginRequest, type AdminLoginResult, type AdminOwnPassword } from "@contracts/admin-accounts";
+import { authMessages, CAPTCHA_THRESHOLD } from "@contracts/auth";
+import type { AppDatabase } from "../../db/types.js";
+import { AppError, badRequest } from "../../errors.js";
+import type { EphemeralStore } from "../../lib/ephemeral-store.js";
+import type { Clock } from "../../lib/clock.js";
+import type { ClientMeta } from "../accounts/auth-service.js";
+import type { CaptchaService } from "../accounts/captcha.js";
+import { loginThrottle } from "../accounts/login-throttle.js";
+import { hashPassword, verifyPassword } from "../accounts/passwords.js";
+import { hashToken, type SessionService, toSessionAdmin } from "../accounts/session-service.js";
+import type { AuditActor, AuditService } from "../audit/service.js";
+import { ipLocation } from "./ip-location.js";
+import { adminRepo } from "./repo.js";
+
+const refusal = (status: number, msg: string, failures: number) => new AppError(status, msg, { iscaptcha: failures });
+
+/**
+ * The back office login (issue 12) and an admin's own password. The login counts and locks like
+ * the site login (ADR 0017: `loginThrottle(store, "admin")`, captcha from the 5th failure,
+ * unknown names as slow as known ones), and writes `login_records` with the address's location.
+ */
+export function adminAuthService(
+  db: AppDatabase,
+  deps: { sessions: SessionService; captcha: CaptchaService; ephemeral: EphemeralStore; audit: AuditService; clock: Clock },
+) {
+  const repo = adminRepo(db);
+  const throttle = loginThrottle(deps.ephemeral, "admin");
+  let dummyHash: Promise<string> | undefined;
+  const dummy = () => (dummyHash ??= hashPassword(randomBytes(24).toString("base64url")));
+
+  const record = (adminId: number, client: ClientMeta, success: boolean) =>
+    repo.recordLogin({ adminId, ip: client.ip, location: ipLocation(client.ip), userAgent: client.userAgent, success });
+
+  return {
+    /** Refusals are AppErrors whose data is `{ iscaptcha }`. */
+    async login(input: AdminLoginRequest, client: ClientMeta): Promise<AdminLoginResult> {
+      const account = input.username.trim().toLowerCase();
+      const before = await throttle.counts(account, client.ip);
+      if (before.locked) throw refusal(429, authMessages.loginLocked, before.failures);
+      const refuse = async (msg: string) => {
+        const after = await throttle.fail(account, client.ip);
+        return after.locked ? refusal(429, authMessages.loginLocked, after.failures) : refusal(401, msg, after.failures);
+      };
+
+      // The captcha first: a guess without it costs no hashing.
+      if (before.failures >= CAPTCHA_THRESHOLD) {
+        const answer = input.captcha?.trim();
+        if (!answer) throw await refuse(authMessages.captchaRequired);
+        if (!(await deps.captcha.verify(client.captchaId, answer))) throw await refuse(authMessages.captchaWrong);
+      }
+
+      const admin = await repo.findByUsername(account);
+      const passwordOk = await verifyPassword(admin?.passwordHash ?? (await dummy()), input.password);
+      if (!admin || !passwordOk) {
+        // A known admin's failed password is on their record too (bounded by the lock: 20 per 15 minutes).
+        if (admin) await record(admin.id, client, false);
+        throw await refuse(m.loginFailed);
+      }
+      // Only someone who knows the password learns that the account is disabled.
+      if (admin.status !== 1) throw refusal(403, adminMessages.accountDisabled, before.failures);
+
+      await throttle.succeed(account);
+      const token = await deps.sessions.createAdminSession(admin.id, { ip: client.ip, userAgent: client.userAgent });
+      await repo.update(admin.id, { lastLoginAt: deps.clock() });
+      await record(admin.id, client, true);
+      return { token, admin: toSessionAdmin(admin), iscaptcha: 0 };
+    },
+
+    /**
+     * The signed-in admin's own password: the old one must match; every other session of the
+     * admin ends (this one stays), with an audit row, in one transaction.
+     */
+    async changeOwnPassword(actor: AuditActor, token: string | undefined, input: AdminOwnPassword): Promise<void> {
+      const current = await repo.findById(actor.adminId);
+      if (!current) throw new AppError(401, adminMessages.notLoggedIn);
+      if (!(await verifyPassword(current.passwordHash, input.oldPassword))) throw badRequest(m.oldPasswordWrong);
+      if (input.oldPassword === input.password) throw badRequest(m.samePassword);
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        const txRepo = adminRepo(tx);
+        await txRepo.update(actor.adminId, { passwordHash });
+        await txRepo.deleteSessions(actor.adminId, token ? hashToken(token) : undefined);
+        await deps.audit.record(actor, { action: ADMIN_AUDIT_ACTIONS.password, targetType: "admin", targetId: actor.adminId, detail: { otherSessionsEnded: true } }, tx);
+      });
+    },
+  };
+}
+
+export type AdminAuthService = ReturnType<typeof adminAuthService>;
