@@ -31,6 +31,7 @@ import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
 import { auditService } from "./modules/audit/service.js";
+import { suiteAdminService } from "./modules/suite-admin/service.js";
 import { liveSourceDirectory } from "./modules/sources/directory.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
@@ -168,6 +169,7 @@ export function createServices({
     emailCodes,
     profile: profileService(db, { codes: emailCodes, sessions, ephemeral }),
     avatars: avatarService(db, { uploadsDir, logger }),
+    suiteAdmin: suiteAdminService(db, { writes, audit }),
   };
 }
 
