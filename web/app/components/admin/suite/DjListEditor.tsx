@@ -1,5 +1,8 @@
 import { ArrowDownOutlined, ArrowUpOutlined, CustomerServiceOutlined, DeleteOutlined, FolderOpenOutlined, FolderAddOutlined, PlusOutlined, SortAscendingOutlined } from "@ant-design/icons";
 import { Button, Empty, Input, Space, Tooltip } from "antd";
+// antd's own reset of a form item's status context (as its Input addons use): the item's error
+// belongs to the row at fault only, not to every input of the tree.
+import { NoFormStyle } from "antd/es/form/context";
 import { DJLIST_LABEL_MAX } from "@contracts/djlist";
 import { addNode, type EditNode, keyAt, moveNode, newFolder, newTrack, problemOf, removeNode, sortEditable, updateNode } from "./djlist-edit";
 import styles from "./suite-form.module.css";
@@ -85,9 +88,11 @@ export function DjListEditor({ value = [], onChange, durationSec }: Props) {
         </Button>
       </Space>
       {value.length ? (
-        <div role="tree" aria-label="文件列表" className={styles.tree}>
-          {rows(value, 0)}
-        </div>
+        <NoFormStyle status>
+          <div role="tree" aria-label="文件列表" className={styles.tree}>
+            {rows(value, 0)}
+          </div>
+        </NoFormStyle>
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无文件列表：单个媒体文件即可，套曲可添加分段曲目与开始时间" />
       )}
