@@ -87,6 +87,13 @@ export function djListProblem(nodes: readonly DjListNode[], durationSec?: number
   return walk(nodes, []);
 }
 
+/** The same tree (labels, icons, times, nesting), whatever order its keys were stored in. */
+export function sameDjList(a: readonly DjListNode[] | null | undefined, b: readonly DjListNode[] | null | undefined): boolean {
+  const canon = (list: readonly DjListNode[] | null | undefined): unknown =>
+    (list ?? []).map((n) => [n.label, n.icon ?? null, n.start ?? null, n.items ? canon(n.items) : null]);
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
+}
+
 /** "3:05" → 185, "1:02:05" → 3725, "" → undefined (no time); null when it is not a time. */
 export function parseTrackTime(text: string): number | undefined | null {
   const t = text.trim();

@@ -37,8 +37,8 @@ const optionalText = (max: number, error: string) =>
 
 const positiveId = (error: string) => z.number({ error }).int({ error }).positive({ error }).max(2_147_483_647, { error });
 
-export const suiteFormSchema = z
-  .object({
+/** The fields; the tree's order and time rules are added below (create) or by the service (update). */
+export const suiteFormFieldsSchema = z.object({
     title: z.string({ error: m.titleRequired }).trim().min(1, { error: m.titleRequired }).max(SUITE_TITLE_MAX, { error: m.titleTooLong }),
     categoryId: positiveId(m.categoryRequired),
     artist: optionalText(SUITE_ARTIST_MAX, m.artistTooLong),
@@ -56,13 +56,20 @@ export const suiteFormSchema = z
     djlist: z.array(djListNodeSchema, { error: m.badDjlist }).max(2000, { error: m.badDjlist }),
     status: z.enum(["normal", "hidden"], { error: m.badStatus }),
     recommended: z.boolean({ error: m.badStatus }),
-  })
-  .superRefine((form, ctx) => {
-    const problem = djListProblem(form.djlist, form.durationSec);
-    if (problem) ctx.addIssue({ code: "custom", path: ["djlist", ...problem.path], message: problem.message });
-  });
-export type SuiteForm = z.output<typeof suiteFormSchema>;
-export type SuiteFormInput = z.input<typeof suiteFormSchema>;
+});
+
+/**
+ * A new suite: every field, and the tree in the public order with increasing times. An update
+ * (suiteFormFieldsSchema) gets the same tree check in the service unless the tree is the one
+ * stored: a suite collected or seeded before these rules can still be renamed without
+ * rebuilding its tree.
+ */
+export const suiteFormSchema = suiteFormFieldsSchema.superRefine((form, ctx) => {
+  const problem = djListProblem(form.djlist, form.durationSec);
+  if (problem) ctx.addIssue({ code: "custom", path: ["djlist", ...problem.path], message: problem.message });
+});
+export type SuiteForm = z.output<typeof suiteFormFieldsSchema>;
+export type SuiteFormInput = z.input<typeof suiteFormFieldsSchema>;
 
 export const suiteIdParamsSchema = z.object({ id: z.coerce.number({ error: m.badId }).int({ error: m.badId }).positive({ error: m.badId }).max(2_147_483_647, { error: m.badId }) });
 

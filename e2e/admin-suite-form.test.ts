@@ -103,7 +103,7 @@ describe("adding and editing a suite in the back office", () => {
     await page.getByText("添加成功").waitFor();
     const [row] = await server.app.deps.database.db.select().from(items).where(eq(items.title, TITLE));
     expect(row).toMatchObject({ artist: "DJ测试", price: 3, durationSec: 30, playtype: "mp3", kind: "mix" });
-    expect(row.djlist).toEqual([{ label: "1 开场", start: 0 }, { label: "2 高潮", start: 15 }]);
+    expect(row.djlist).toEqual([{ label: "1 开场", icon: "music", start: 0 }, { label: "2 高潮", icon: "music", start: 15 }]);
     id = row.id;
     expect(problems.filter((p) => !p.includes("Failed to load resource"))).toEqual([]);
 

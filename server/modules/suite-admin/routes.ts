@@ -6,6 +6,7 @@ import {
   MEDIA_MAX_BYTES,
   mediaUploadedSchema,
   suiteFormDataSchema,
+  suiteFormFieldsSchema,
   suiteFormMessages as m,
   suiteFormOptionsSchema,
   suiteFormSchema,
@@ -56,7 +57,7 @@ export const suiteAdminRoutes: FastifyPluginAsync<{ services: AppServices; uploa
   api.put(
     "/api/pandaadmin/suites/:id",
     {
-      schema: { tags, summary: "保存套曲 (记审计 suite.update, 含修改前后)", params: suiteIdParamsSchema, body: suiteFormSchema, response: { 200: envelope(suiteSavedSchema) } },
+      schema: { tags, summary: "保存套曲 (记审计 suite.update, 含修改前后; 文件列表未改动时不重新检查其顺序)", params: suiteIdParamsSchema, body: suiteFormFieldsSchema, response: { 200: envelope(suiteSavedSchema) } },
     },
     async (request) => ok(await services.suiteAdmin.update(auditActor(request), request.params.id, request.body), m.saved),
   );

@@ -1,4 +1,5 @@
 import { suiteFormMessages as m, type SuiteForm, type SuiteFormData, type SuiteFormOptions } from "@contracts/suite-form";
+import { djListProblem, sameDjList } from "@contracts/djlist";
 import { suitePath } from "@contracts/paths";
 import { DEFAULT_ARTIST } from "@contracts/suite";
 import type { AppDatabase } from "../../db/types.js";
@@ -72,6 +73,10 @@ export function suiteAdminService(db: AppDatabase, { writes, audit }: { writes: 
         const r = suiteAdminRepo(tx);
         const before = await r.formData(id);
         if (!before) throw notFound(m.missing);
+        if (!sameDjList(form.djlist, before.djlist)) {
+          const problem = djListProblem(form.djlist, form.durationSec);
+          if (problem) throw badRequest(problem.message);
+        }
         await checkReferences(tx, form);
         await w.updateItem(id, columns(form));
         const after = await r.formData(id);

@@ -174,6 +174,25 @@ describe.each(testEngines())("suite add and edit on %s", (engine) => {
     expect((await app.inject({ url: `/api/pandaadmin/suites/${id}`, headers: editor.headers })).json().data).toMatchObject({ artist: "DJ小鱼" });
   });
 
+  it("a tree stored before these rules is kept when it comes back unchanged; changed, it must follow them", async () => {
+    // As the demo seed's "nested" shape: the folder 开场 (tracks 1-2) sorts after the track "3. …".
+    const legacy = [
+      { label: "上半场", icon: "folder", items: [{ label: "开场", icon: "folder", items: [{ label: "1. A", icon: "music", start: 0 }, { label: "2. B", icon: "music", start: 100 }] }, { label: "3. C", icon: "music", start: 200 }] },
+    ];
+    const [id] = await app.services.writes.createItems([{ kind: "mix", title: "旧套曲", playUrl: "/media/demo/x.mp3", sourceSite: "local", categoryId, djlist: legacy, durationSec: 600 }]);
+    const form = (await app.inject({ url: `/api/pandaadmin/suites/${id}`, headers: editor.headers })).json().data;
+    const { id: _id, url: _url, ...body } = form;
+    const renamed = await update(id, { ...body, title: "旧套曲 (改名)" });
+    expect(renamed.json()).toMatchObject({ code: 1, msg: "保存成功" });
+    expect((await app.inject({ url: `/api/pandaadmin/suites/${id}`, headers: editor.headers })).json().data).toMatchObject({ title: "旧套曲 (改名)", djlist: legacy });
+    const touched = structuredClone(legacy);
+    touched[0].items[1].label = "3. D";
+    const refused = await update(id, { ...body, djlist: touched });
+    expect([refused.statusCode, refused.json().msg]).toEqual([400, "「3. D」应排在「开场」之前：前台按名称排序（数字按大小）"]);
+    // A new suite must follow them from the start.
+    expect((await create({ ...body, djlist: legacy })).statusCode).toBe(400);
+  });
+
   it("an unknown or malformed id is 404 / 400 套曲不存在", async () => {
     expect((await app.inject({ url: "/api/pandaadmin/suites/999999", headers: editor.headers })).json()).toMatchObject({ code: 0, msg: "套曲不存在" });
     const put = await update(999_999, full());

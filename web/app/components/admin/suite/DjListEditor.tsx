@@ -3,7 +3,7 @@ import { Button, Empty, Input, Space, Tooltip } from "antd";
 // antd's own reset of a form item's status context (as its Input addons use): the item's error
 // belongs to the row at fault only, not to every input of the tree.
 import { NoFormStyle } from "antd/es/form/context";
-import { DJLIST_LABEL_MAX } from "@contracts/djlist";
+import { DJLIST_LABEL_MAX, type DjListNode } from "@contracts/djlist";
 import { addNode, type EditNode, keyAt, moveNode, newFolder, newTrack, problemOf, removeNode, sortEditable, updateNode } from "./djlist-edit";
 import styles from "./suite-form.module.css";
 
@@ -12,6 +12,8 @@ interface Props {
   onChange?: (next: EditNode[]) => void;
   /** The media's length, when known: times past it are refused. */
   durationSec?: number | null;
+  /** Editing: the tree as stored (kept as it is when it comes back unchanged). */
+  stored?: DjListNode[];
 }
 
 /**
@@ -20,8 +22,8 @@ interface Props {
  * so the editor marks the first row out of either order; 按名称排序 puts the rows in the
  * public order. The message itself is the form item's (the same text the server answers).
  */
-export function DjListEditor({ value = [], onChange, durationSec }: Props) {
-  const problem = problemOf(value, durationSec);
+export function DjListEditor({ value = [], onChange, durationSec, stored }: Props) {
+  const problem = problemOf(value, durationSec, stored);
   const badKey = problem ? keyAt(value, problem.path) : null;
   const set = (next: EditNode[]) => onChange?.(next);
 

@@ -22,7 +22,7 @@ import {
   WEB_PASSWORD_MAX,
 } from "@contracts/suite-form-texts";
 import { adminCall } from "../../../lib/admin-api";
-import { type EditNode, problemOf } from "./djlist-edit";
+import { type EditNode, fromEditable, problemOf } from "./djlist-edit";
 import { DjListEditor } from "./DjListEditor";
 import { durationHint, type SuiteFormValues, toRequestBody } from "./form-values";
 import { adminUpload } from "./upload";
@@ -56,6 +56,8 @@ export function SuiteForm({ id, initial, options }: { id?: number; initial: Suit
   const vipdown = Form.useWatch("vipdown", form) ?? initial.vipdown;
   const durationSec = Form.useWatch("durationSec", form);
   const sizeBytes = Form.useWatch("sizeBytes", form);
+  // Editing: the stored tree, accepted as it is when it comes back unchanged (as the server does).
+  const [storedTree] = useState(() => (id ? fromEditable(initial.djlist) : undefined));
 
   const uploadCover: UploadProps["customRequest"] = async ({ file }) => {
     setCoverBusy(true);
@@ -213,13 +215,13 @@ export function SuiteForm({ id, initial, options }: { id?: number; initial: Suit
         rules={[
           {
             validator: async (_: unknown, v: EditNode[] | undefined) => {
-              const problem = problemOf(v ?? [], form.getFieldValue("durationSec"));
+              const problem = problemOf(v ?? [], form.getFieldValue("durationSec"), storedTree);
               if (problem) throw new Error(problem.message);
             },
           },
         ]}
       >
-        <DjListEditor durationSec={durationSec} />
+        <DjListEditor durationSec={durationSec} stored={storedTree} />
       </Form.Item>
 
       <Form.Item label="状态" name="status">

@@ -3,10 +3,20 @@ import { addNode, fromEditable, moveNode, newFolder, newTrack, problemOf, remove
 
 describe("the djlist editor's tree operations", () => {
   it("round-trips the stored tree, times as 分:秒", () => {
-    const stored = [{ label: "1 开场", start: 0 }, { label: "CD2", items: [{ label: "a", start: 185 }, { label: "b" }] }];
+    const stored = [{ label: "1 开场", start: 0 }, { label: "CD2", icon: "folder", items: [{ label: "a", icon: "music", start: 185 }, { label: "b" }] }];
     const edit = toEditable(stored);
     expect(edit[1].children[0].time).toBe("3:05");
     expect(fromEditable(edit)).toEqual(stored);
+    // New nodes carry the seeded icons.
+    expect(fromEditable([newFolder("F"), newTrack("t")])).toEqual([{ label: "F", icon: "folder", items: [] }, { label: "t", icon: "music" }]);
+  });
+
+  it("accepts the stored tree unchanged, even out of the rules; any change is checked", () => {
+    const stored = [{ label: "b", start: 10 }, { label: "a", start: 0 }];
+    const edit = toEditable(stored);
+    expect(problemOf(edit, null, stored)).toBeNull();
+    expect(problemOf(edit)?.message).toBe("「a」应排在「b」之前：前台按名称排序（数字按大小）");
+    expect(problemOf(updateNode(edit, edit[0].key, { time: "0:11" }), null, stored)).not.toBeNull();
   });
 
   it("adds, edits, moves and removes nodes; a mistyped time is a problem", () => {

@@ -1,4 +1,4 @@
-import { type DjListNode, djListProblem, type DjListProblem, formatTrackTime, parseTrackTime, sortDjList } from "@contracts/djlist";
+import { type DjListNode, djListProblem, type DjListProblem, formatTrackTime, parseTrackTime, sameDjList, sortDjList } from "@contracts/djlist";
 
 /** A node of the editor: a stable key for React, the time as typed. */
 export interface EditNode {
@@ -8,13 +8,15 @@ export interface EditNode {
   time: string;
   folder: boolean;
   children: EditNode[];
+  /** Kept as stored (the spec's node has one); new nodes get "music" or "folder" as seeded ones have. */
+  icon?: string;
 }
 
 let seq = 0;
 export const newKey = () => `n${++seq}`;
 
-export const newTrack = (label = ""): EditNode => ({ key: newKey(), label, time: "", folder: false, children: [] });
-export const newFolder = (label = ""): EditNode => ({ key: newKey(), label, time: "", folder: true, children: [] });
+export const newTrack = (label = ""): EditNode => ({ key: newKey(), label, time: "", folder: false, children: [], icon: "music" });
+export const newFolder = (label = ""): EditNode => ({ key: newKey(), label, time: "", folder: true, children: [], icon: "folder" });
 
 export function toEditable(nodes: readonly DjListNode[]): EditNode[] {
   return nodes.map((n) => ({
@@ -23,20 +25,28 @@ export function toEditable(nodes: readonly DjListNode[]): EditNode[] {
     time: n.start === undefined ? "" : formatTrackTime(n.start),
     folder: !!n.items,
     children: n.items ? toEditable(n.items) : [],
+    ...(n.icon === undefined ? {} : { icon: n.icon }),
   }));
 }
 
 /** The stored tree. A time that does not parse becomes NaN, which djListProblem reports. */
 export function fromEditable(nodes: readonly EditNode[]): DjListNode[] {
   return nodes.map((n) => {
-    if (n.folder) return { label: n.label.trim(), items: fromEditable(n.children) };
+    const head = { label: n.label.trim(), ...(n.icon === undefined ? {} : { icon: n.icon }) };
+    if (n.folder) return { ...head, items: fromEditable(n.children) };
     const start = parseTrackTime(n.time);
-    return start === undefined ? { label: n.label.trim() } : { label: n.label.trim(), start: start === null ? Number.NaN : start };
+    return start === undefined ? head : { ...head, start: start === null ? Number.NaN : start };
   });
 }
 
-export function problemOf(nodes: readonly EditNode[], durationSec?: number | null): DjListProblem | null {
-  return djListProblem(fromEditable(nodes), durationSec);
+/**
+ * Why the tree cannot be saved, or null. `stored` (editing): the tree as saved, which the server
+ * keeps without re-checking when it comes back unchanged (trees from before these rules).
+ */
+export function problemOf(nodes: readonly EditNode[], durationSec?: number | null, stored?: readonly DjListNode[]): DjListProblem | null {
+  const tree = fromEditable(nodes);
+  if (stored && sameDjList(tree, stored)) return null;
+  return djListProblem(tree, durationSec);
 }
 
 /** The key of the node at an index path. */
@@ -100,6 +110,7 @@ export function sortEditable(nodes: readonly EditNode[]): EditNode[] {
   // sortDjList sorts the stored shape; carry each node's key in its icon slot and map back.
   const keyed = (list: readonly EditNode[]): DjListNode[] =>
     list.map((n) => ({ label: n.label, icon: n.key, ...(n.folder ? { items: keyed(n.children) } : {}) }));
+  // (The node's own icon is not lost: `back` returns the indexed node itself.)
   const back = (list: readonly DjListNode[]): EditNode[] =>
     list.map((s) => {
       const n = byKey.get(s.icon!)!;
