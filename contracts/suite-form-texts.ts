@@ -12,6 +12,14 @@ export const COVER_MAX_BYTES = 10 * 1024 * 1024;
 export const COVER_SIZE = 600;
 /** An uploaded media file: streamed to disk, refused past this. */
 export const MEDIA_MAX_BYTES = 1024 * 1024 * 1024;
+/**
+ * A larger file goes up in pieces of at most this size (POST …/upload/media/chunks, then PUT
+ * each piece, then finish): each request then arrives well within REQUEST_TIMEOUT_MS, whatever
+ * the file's size and the admin's connection (ADR 0029).
+ */
+export const MEDIA_CHUNK_MAX_BYTES = 8 * 1024 * 1024;
+/** The browser's piece size, below the server's limit. */
+export const MEDIA_CHUNK_BYTES = 4 * 1024 * 1024;
 export const MEDIA_ACCEPT = ".mp3,.m4a,.mp4,audio/mpeg,audio/mp4,video/mp4";
 
 export const SUITE_KIND_NAMES = { mix: "套曲", single: "单曲" } as const;
@@ -52,6 +60,10 @@ export const suiteFormMessages = {
   mediaTooLarge: "媒体文件不能超过 1GB",
   mediaUploaded: "媒体上传成功",
   uploadFailed: "上传失败，请稍后重试",
+  uploadGone: "上传已失效，请重新上传",
+  chunkOffset: "分片位置不对，请从已收到的位置继续",
+  chunkTooLarge: "分片不能超过 8MB",
+  chunkBusy: "该上传正在接收另一个分片",
 } as const;
 
 /** The form's media choice: an uploaded file, a play address, or an HLS address (all stored as the play address). */

@@ -116,3 +116,12 @@ export const mediaUploadedSchema = z.object({
   playtype: z.enum(["mp3", "mp4"]),
 });
 export type MediaUploaded = z.infer<typeof mediaUploadedSchema>;
+
+/** POST /api/pandaadmin/upload/media/chunks: a piecewise upload begins. */
+export const mediaChunkStartSchema = z.object({ uploadId: z.string() });
+/** PUT …/chunks/:uploadId?offset=: where the next piece starts (the bytes received so far). */
+export const mediaChunkParamsSchema = z.object({ uploadId: z.string().regex(/^[0-9a-f]{20}$/, { error: m.uploadGone }) });
+export const mediaChunkQuerySchema = z.object({
+  offset: z.coerce.number({ error: m.chunkOffset }).int({ error: m.chunkOffset }).min(0, { error: m.chunkOffset }),
+});
+export const mediaChunkReceivedSchema = z.object({ received: z.number().int() });

@@ -52,26 +52,19 @@ export interface IncomingFile {
   truncated: () => boolean;
 }
 
+export const mediaDir = (uploadsDir: string) => path.join(uploadsDir, "media");
+/** Where a file is written until it is checked: a dot name, never served as media by its URL. */
+export const incomingFile = (uploadsDir: string, id: string) => path.join(mediaDir(uploadsDir), `.incoming-${id}`);
+export const newUploadId = () => randomBytes(10).toString("hex");
+
 /**
- * An uploaded media file streamed to DATA_DIR/uploads/media (served at /uploads/media/ with
- * Range), never held in memory: written under a temporary name, checked by its content and
- * parsed for its duration, then renamed to its final name. Anything refused or failed leaves
- * no file behind.
+ * A received file checked and kept: its first bytes must say mp3 or MP4, its duration must be
+ * readable; then it is renamed to `{id}.{ext}`. Refused or failed, the file is removed.
  */
-export async function storeMedia(uploadsDir: string, incoming: IncomingFile): Promise<MediaUploaded> {
-  const dir = path.join(uploadsDir, "media");
-  await mkdir(dir, { recursive: true });
-  const id = randomBytes(10).toString("hex");
-  const temp = path.join(dir, `.incoming-${id}`);
-  let kept: string | null = null;
+export async function keepMedia(uploadsDir: string, id: string): Promise<MediaUploaded> {
+  const temp = incomingFile(uploadsDir, id);
+  let kept = false;
   try {
-    try {
-      await pipeline(incoming.stream, createWriteStream(temp, { flags: "wx" }));
-    } catch (err) {
-      if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError(413, m.mediaTooLarge);
-      throw err;
-    }
-    if (incoming.truncated()) throw new AppError(413, m.mediaTooLarge);
     const sniffed = sniffMedia(await readHead(temp));
     if (!sniffed) throw badRequest(m.mediaNotMedia);
     const probed = await probe(temp);
@@ -79,10 +72,30 @@ export async function storeMedia(uploadsDir: string, incoming: IncomingFile): Pr
     const ext = sniffed === "mp3" ? "mp3" : probed.video ? "mp4" : "m4a";
     const name = `${id}.${ext}`;
     const size = (await stat(temp)).size;
-    await rename(temp, path.join(dir, name));
-    kept = name;
+    await rename(temp, path.join(mediaDir(uploadsDir), name));
+    kept = true;
     return { url: `/uploads/media/${name}`, duration: probed.duration, size, playtype: ext === "mp4" ? "mp4" : "mp3" };
   } finally {
     if (!kept) await rm(temp, { force: true });
   }
+}
+
+/**
+ * An uploaded media file streamed to DATA_DIR/uploads/media (served at /uploads/media/ with
+ * Range), never held in memory: written under a temporary name, then kept by keepMedia.
+ * Anything refused or failed leaves no file behind.
+ */
+export async function storeMedia(uploadsDir: string, incoming: IncomingFile): Promise<MediaUploaded> {
+  await mkdir(mediaDir(uploadsDir), { recursive: true });
+  const id = newUploadId();
+  const temp = incomingFile(uploadsDir, id);
+  try {
+    await pipeline(incoming.stream, createWriteStream(temp, { flags: "wx" }));
+    if (incoming.truncated()) throw new AppError(413, m.mediaTooLarge);
+  } catch (err) {
+    await rm(temp, { force: true });
+    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError(413, m.mediaTooLarge);
+    throw err;
+  }
+  return keepMedia(uploadsDir, id);
 }

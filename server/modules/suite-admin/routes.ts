@@ -11,8 +11,13 @@ import {
   suiteFormOptionsSchema,
   suiteFormSchema,
   suiteIdParamsSchema,
+  mediaChunkParamsSchema,
+  mediaChunkQuerySchema,
+  mediaChunkReceivedSchema,
+  mediaChunkStartSchema,
   suiteSavedSchema,
 } from "@contracts/suite-form";
+import type { Readable } from "node:stream";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -21,6 +26,7 @@ import { declareAccess } from "../../http/auth.js";
 import type { AppServices } from "../../services.js";
 import { auditActor } from "../audit/service.js";
 import { storeCover } from "./cover.js";
+import { mediaChunks } from "./media-chunks.js";
 import { storeMedia } from "./media-upload.js";
 
 /**
@@ -33,8 +39,11 @@ export const suiteAdminRoutes: FastifyPluginAsync<{ services: AppServices; uploa
   await app.register(multipart, {
     limits: { fileSize: MEDIA_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 50 },
   });
+  // A media piece is read as it arrives (media-chunks.ts bounds it), never parsed or buffered.
+  app.addContentTypeParser("application/octet-stream", (_request, payload, done) => done(null, payload));
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin"];
+  const chunks = mediaChunks(uploadsDir);
 
   api.get(
     "/api/pandaadmin/suites/options",
@@ -104,6 +113,49 @@ export const suiteAdminRoutes: FastifyPluginAsync<{ services: AppServices; uploa
       } catch (err) {
         throw uploadError(err, m.mediaTooLarge, m.mediaNotMedia);
       }
+    },
+  );
+
+  api.post(
+    "/api/pandaadmin/upload/media/chunks",
+    { schema: { tags, summary: "分片上传媒体: 开始 (大文件按 ≤8MB 分片上传, 每个请求都在请求超时内到达)", response: { 200: envelope(mediaChunkStartSchema) } } },
+    async () => ok(await chunks.start()),
+  );
+
+  api.put(
+    "/api/pandaadmin/upload/media/chunks/:uploadId",
+    {
+      schema: {
+        tags,
+        summary: "分片上传媒体: 追加一片 (application/octet-stream, ≤8MB; offset 须等于已收到的字节数, 否则 409 并给出 received)",
+        consumes: ["application/octet-stream"],
+        params: mediaChunkParamsSchema,
+        querystring: mediaChunkQuerySchema,
+        response: { 200: envelope(mediaChunkReceivedSchema) },
+      },
+    },
+    async (request) => {
+      const body = request.body as Readable | undefined;
+      if (!body || typeof (body as Readable).pipe !== "function") throw badRequest(m.mediaMissing);
+      const length = request.headers["content-length"] ? Number(request.headers["content-length"]) : undefined;
+      return ok(await chunks.append(request.params.uploadId, request.query.offset, body, length));
+    },
+  );
+
+  api.post(
+    "/api/pandaadmin/upload/media/chunks/:uploadId/finish",
+    {
+      schema: { tags, summary: "分片上传媒体: 完成 (按内容识别类型并读取时长; 与一次上传的回答相同)", params: mediaChunkParamsSchema, response: { 200: envelope(mediaUploadedSchema) } },
+    },
+    async (request) => ok(await chunks.finish(request.params.uploadId), m.mediaUploaded),
+  );
+
+  api.delete(
+    "/api/pandaadmin/upload/media/chunks/:uploadId",
+    { schema: { tags, summary: "分片上传媒体: 放弃 (删除已收到的部分)", params: mediaChunkParamsSchema, response: { 200: envelope(z.null()) } } },
+    async (request) => {
+      await chunks.cancel(request.params.uploadId);
+      return ok(null);
     },
   );
 };

@@ -15,6 +15,7 @@ import { multipartBody } from "../../testing/multipart.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { createTestUser } from "../../testing/users.js";
+import { mediaChunks } from "./media-chunks.js";
 import { sniffMedia, storeMedia } from "./media-upload.js";
 
 const demo = (rel: string) => readFile(path.join(DEMO_ASSETS_DIR, rel));
@@ -136,6 +137,74 @@ describe.each(testEngines())("suite form uploads on %s", (engine) => {
     setTimeout(() => broken.destroy(new Error("aborted")), 20);
     await expect(storeMedia(uploadsDir, { stream: broken, truncated: () => false })).rejects.toThrow("aborted");
     expect(await readdir(path.join(uploadsDir, "media"))).toEqual([]);
+  });
+
+  it("takes a large file in pieces: each appended at the offset received so far, then checked and kept", async () => {
+    const mp3 = await demo("audio/loop1-deep-house-a-minor.mp3");
+    const start = await app.inject({ method: "POST", url: "/api/pandaadmin/upload/media/chunks", headers: admin.headers });
+    const { uploadId } = start.json().data as { uploadId: string };
+    expect(uploadId).toMatch(/^[0-9a-f]{20}$/);
+    const put = (offset: number, bytes: Buffer, id = uploadId) =>
+      app.inject({
+        method: "PUT",
+        url: `/api/pandaadmin/upload/media/chunks/${id}?offset=${offset}`,
+        payload: bytes,
+        headers: { ...admin.headers, "content-type": "application/octet-stream" },
+      });
+    const piece = 200_000;
+    for (let at = 0; at < mp3.length; at += piece) {
+      const res = await put(at, mp3.subarray(at, at + piece));
+      expect(res.json()).toMatchObject({ code: 1, data: { received: Math.min(at + piece, mp3.length) } });
+    }
+    // A piece sent again (a retry after a lost answer) is refused with where to go on, not doubled.
+    const again = await put(0, mp3.subarray(0, piece));
+    expect([again.statusCode, again.json().msg, again.json().data]).toEqual([409, "分片位置不对，请从已收到的位置继续", { received: mp3.length }]);
+    // Nothing is served until it is finished.
+    expect((await filesIn("media")).filter((f) => !f.startsWith("."))).not.toContain(`${uploadId}.mp3`);
+    const done = await app.inject({ method: "POST", url: `/api/pandaadmin/upload/media/chunks/${uploadId}/finish`, headers: admin.headers });
+    expect(done.json()).toMatchObject({ code: 1, msg: "媒体上传成功", data: { url: `/uploads/media/${uploadId}.mp3`, duration: 30, size: mp3.length, playtype: "mp3" } });
+    expect((await app.inject(`/uploads/media/${uploadId}.mp3`)).rawPayload.equals(mp3)).toBe(true);
+    // Finished: the upload is gone.
+    expect((await put(mp3.length, Buffer.from("x"))).json()).toMatchObject({ code: 0, msg: "上传已失效，请重新上传" });
+  });
+
+  it("pieces: a piece over 8 MB, text finished as media, a cancelled upload and guests are refused, leaving no file", async () => {
+    const before = await filesIn("media");
+    const begin = async () => (await app.inject({ method: "POST", url: "/api/pandaadmin/upload/media/chunks", headers: admin.headers })).json().data.uploadId as string;
+    const put = (id: string, offset: number, bytes: Buffer, who: Record<string, string> = admin.headers) =>
+      app.inject({ method: "PUT", url: `/api/pandaadmin/upload/media/chunks/${id}?offset=${offset}`, payload: bytes, headers: { ...who, "content-type": "application/octet-stream" } });
+    const finish = (id: string) => app.inject({ method: "POST", url: `/api/pandaadmin/upload/media/chunks/${id}/finish`, headers: admin.headers });
+
+    const big = await begin();
+    const tooBig = await put(big, 0, Buffer.alloc(8 * 1024 * 1024 + 1, 1));
+    expect([tooBig.statusCode, tooBig.json().msg]).toEqual([413, "分片不能超过 8MB"]);
+    expect((await put(big, 0, Buffer.from("ok"))).json().data).toEqual({ received: 2 });
+    await app.inject({ method: "DELETE", url: `/api/pandaadmin/upload/media/chunks/${big}`, headers: admin.headers });
+    expect((await finish(big)).json()).toMatchObject({ code: 0, msg: "上传已失效，请重新上传" });
+
+    const text = await begin();
+    await put(text, 0, Buffer.from("这不是音乐\n".repeat(100)));
+    const refused = await finish(text);
+    expect([refused.statusCode, refused.json().msg]).toEqual([400, "只能上传 mp3、m4a 或 mp4 媒体文件"]);
+
+    const member = await createTestUser(app);
+    const guest = await begin();
+    for (const who of [{}, member.headers]) expect((await put(guest, 0, Buffer.from("x"), who)).statusCode).toBe(401);
+    expect((await app.inject({ method: "POST", url: "/api/pandaadmin/upload/media/chunks" })).statusCode).toBe(401);
+    await app.inject({ method: "DELETE", url: `/api/pandaadmin/upload/media/chunks/${guest}`, headers: admin.headers });
+    expect((await put("not-an-upload", 0, Buffer.from("x"))).json()).toMatchObject({ code: 0, msg: "上传已失效，请重新上传" });
+    expect(await filesIn("media")).toEqual(before);
+  });
+
+  it("a piece cut short (the connection lost) is not half-kept: the upload goes on from before it", async () => {
+    const chunks = mediaChunks(path.join(testApp.dataDir, "uploads-pieces"));
+    const { uploadId } = await chunks.start();
+    expect(await chunks.append(uploadId, 0, Readable.from([Buffer.alloc(1000, 1)]), 1000)).toEqual({ received: 1000 });
+    const broken = new Readable({ read() {} });
+    broken.push(Buffer.alloc(5000, 2));
+    setTimeout(() => broken.destroy(new Error("aborted")), 20);
+    await expect(chunks.append(uploadId, 1000, broken, 8000)).rejects.toThrow("aborted");
+    expect(await chunks.append(uploadId, 1000, Readable.from([Buffer.alloc(10, 3)]), 10)).toEqual({ received: 1010 });
   });
 
   it("sniffs by content: ID3, MPEG frames, ftyp; not ADTS AAC or text", () => {
