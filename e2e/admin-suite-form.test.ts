@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { items } from "../server/db/schema/index.js";
-import { DEMO_ASSETS_DIR } from "../server/demo-media/prepare-demo-media.js";
+import { DEMO_ASSETS_DIR, LONG_MIX_PATH } from "../server/demo-media/prepare-demo-media.js";
 import { createTestAdmin } from "../server/testing/admins.js";
 import { hydrated, launchBrowser } from "./browser";
 import { startWebServer, watchProblems } from "./web-server";
@@ -77,10 +77,10 @@ describe("adding and editing a suite in the back office", () => {
 
     const cover = await sharp({ create: { width: 900, height: 500, channels: 3, background: "#1677ff" } }).jpeg().toBuffer();
     await page.locator('input[type=file][accept="image/*"]').setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: cover });
-    await expect.poll(() => page.getByAltText("封面预览").getAttribute("src"), { timeout: 10_000 }).toMatch(/^\/uploads\/covers\/.+\.webp$/);
+    await expect.poll(() => page.getByAltText("封面预览").getAttribute("src"), { timeout: 30_000 }).toMatch(/^\/uploads\/covers\/.+\.webp$/);
 
     await page.locator('input[type=file][accept^=".mp3"]').setInputFiles(path.join(DEMO_ASSETS_DIR, "audio/loop1-deep-house-a-minor.mp3"));
-    await expect.poll(() => page.getByRole("textbox", { name: "播放地址" }).inputValue(), { timeout: 15_000 }).toMatch(/^\/uploads\/media\/.+\.mp3$/);
+    await expect.poll(() => page.getByRole("textbox", { name: "播放地址" }).inputValue(), { timeout: 30_000 }).toMatch(/^\/uploads\/media\/.+\.mp3$/);
     expect(await page.getByLabel("时长").inputValue()).toBe("30");
 
     // The tracklist: two tracks; a time before the previous one is refused as it is typed.
@@ -115,7 +115,7 @@ describe("adding and editing a suite in the back office", () => {
     expect(await visitor.getByRole("treeitem").count()).toBe(2);
     await visitor.getByRole("button", { name: "播放", exact: true }).click();
     await expect
-      .poll(() => visitor.evaluate(() => (document.querySelector("[data-player-media]") as HTMLMediaElement | null)?.currentTime ?? 0), { timeout: 15_000 })
+      .poll(() => visitor.evaluate(() => (document.querySelector("[data-player-media]") as HTMLMediaElement | null)?.currentTime ?? 0), { timeout: 30_000 })
       .toBeGreaterThan(0.5);
     expect(await visitor.evaluate(() => (document.querySelector("[data-player-media]") as HTMLMediaElement).currentSrc)).toContain(row.playUrl);
     await visitor.screenshot({ path: path.join(SHOTS, "public-suite.png") });
@@ -133,6 +133,16 @@ describe("adding and editing a suite in the back office", () => {
     await page.screenshot({ path: path.join(SHOTS, "edit-loaded.png"), fullPage: true });
 
     await page.getByLabel("套曲名称").fill(EDITED);
+    // A larger file (the demo's 66-minute mix, ~60 MB) goes up in 4 MB pieces, with progress.
+    const mix = path.join(server.app.deps.config.dataDir, "media", "demo", LONG_MIX_PATH);
+    const pieces: string[] = [];
+    page.on("request", (r) => void (r.url().includes("/upload/media/chunks/") && r.method() === "PUT" && pieces.push(r.url())));
+    await page.locator('input[type=file][accept^=".mp3"]').setInputFiles(mix);
+    await expect.poll(() => page.getByLabel("时长").inputValue(), { timeout: 60_000 }).not.toBe("30");
+    expect(Number(await page.getByLabel("时长").inputValue())).toBeGreaterThan(3900);
+    expect(pieces.length).toBeGreaterThan(10);
+    const uploadedMix = await page.getByRole("textbox", { name: "播放地址" }).inputValue();
+    expect(uploadedMix).toMatch(/^\/uploads\/media\/[0-9a-f]{20}\.mp3$/);
     // A folder with a track, sorted into the public order with one click.
     await page.getByRole("button", { name: "添加文件夹" }).click();
     await djRows(page).nth(2).getByLabel("文件夹名称").fill("0 花絮");
@@ -152,5 +162,8 @@ describe("adding and editing a suite in the back office", () => {
     const html = await fetch(`${server.url}/sutie/${id}.html`).then((r) => r.text());
     expect(html).toContain(EDITED);
     expect(html).toContain("彩蛋");
+    const [row] = await server.app.deps.database.db.select().from(items).where(eq(items.id, id));
+    expect(row).toMatchObject({ title: EDITED, playUrl: uploadedMix });
+    expect(row.durationSec).toBeGreaterThan(3900);
   });
 });

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { adminTableMessages } from "@contracts/admin-table-texts";
 import { isHlsAddress } from "@contracts/play-format";
-import type { MediaUploaded, SuiteFormOptions } from "@contracts/suite-form";
+import type { SuiteFormOptions } from "@contracts/suite-form";
 import {
   COVER_MAX_BYTES,
   isSuiteUrl,
@@ -25,7 +25,7 @@ import { adminCall } from "../../../lib/admin-api";
 import { type EditNode, fromEditable, problemOf } from "./djlist-edit";
 import { DjListEditor } from "./DjListEditor";
 import { durationHint, type SuiteFormValues, toRequestBody } from "./form-values";
-import { adminUpload } from "./upload";
+import { adminUpload, uploadMedia } from "./upload";
 import styles from "./suite-form.module.css";
 
 const choices = <K extends string>(names: Record<K, string>) => (Object.keys(names) as K[]).map((value) => ({ value, label: names[value] }));
@@ -75,10 +75,10 @@ export function SuiteForm({ id, initial, options }: { id?: number; initial: Suit
     return true;
   };
 
-  const uploadMedia: UploadProps["customRequest"] = async ({ file }) => {
+  const onMediaFile: UploadProps["customRequest"] = async ({ file }) => {
     setMediaProgress(0);
     try {
-      const res = await adminUpload<MediaUploaded>("/api/pandaadmin/upload/media", file as Blob, setMediaProgress);
+      const res = await uploadMedia(file as File, setMediaProgress);
       if (res.code !== 1) return void message.error(res.msg || m.uploadFailed);
       form.setFieldsValue({ playUrl: res.data.url, durationSec: res.data.duration, sizeBytes: res.data.size, playtype: res.data.playtype });
       void form.validateFields(["playUrl", "djlist"]);
@@ -157,7 +157,7 @@ export function SuiteForm({ id, initial, options }: { id?: number; initial: Suit
       </Form.Item>
       {mediaSource === "upload" ? (
         <Form.Item label=" " colon={false}>
-          <Upload accept={MEDIA_ACCEPT} showUploadList={false} beforeUpload={beforeMedia} customRequest={uploadMedia} disabled={mediaProgress !== null}>
+          <Upload accept={MEDIA_ACCEPT} showUploadList={false} beforeUpload={beforeMedia} customRequest={onMediaFile} disabled={mediaProgress !== null}>
             <Button icon={<UploadOutlined />} loading={mediaProgress !== null}>
               上传媒体文件 (mp3 / m4a / mp4，≤1GB)
             </Button>
