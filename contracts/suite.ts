@@ -1,13 +1,8 @@
 import { z } from "zod";
 
-/** One node of a suite's file tree (spec: label, icon, items; a node without items is a leaf). */
-export interface DjListNode {
-  label: string;
-  icon?: string;
-  items?: DjListNode[];
-  /** Offset of this track in the item's media, in seconds, when known (player tracklist). */
-  start?: number;
-}
+import type { DjListNode } from "./djlist";
+
+export { countAudioFiles, type DjListNode, sortDjList } from "./djlist";
 
 export const djListNodeSchema: z.ZodType<DjListNode> = z.lazy(() =>
   z.object({
@@ -17,20 +12,6 @@ export const djListNodeSchema: z.ZodType<DjListNode> = z.lazy(() =>
     start: z.number().optional(),
   }),
 );
-
-const byLabel = new Intl.Collator("zh-CN", { numeric: true }).compare;
-
-/** The spec's ordering: by label, Chinese locale, numeric ("2" before "10"), at every level. */
-export function sortDjList(nodes: readonly DjListNode[]): DjListNode[] {
-  return [...nodes]
-    .sort((a, b) => byLabel(a.label, b.label))
-    .map((n) => (n.items ? { ...n, items: sortDjList(n.items) } : n));
-}
-
-/** Leaves are the audio files. */
-export function countAudioFiles(nodes: readonly DjListNode[]): number {
-  return nodes.reduce((sum, n) => sum + (n.items ? countAudioFiles(n.items) : 1), 0);
-}
 
 export const suiteMessages = {
   badPath: "页面不存在",

@@ -36,6 +36,7 @@ import { sourceAdminRoutes } from "./modules/sources/admin-routes.js";
 import { sourceHealthRoutes } from "./modules/sources/health-routes.js";
 import { sourcePlayRoutes } from "./modules/sources/play-routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
+import { suiteAdminRoutes } from "./modules/suite-admin/routes.js";
 import { type AppServices, createServices, type ServiceOptions } from "./services.js";
 import { registerWeb } from "./web/index.js";
 import { requestLoadContext } from "./web/request-context.js";
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(collectedRoutes, { services });
   await app.register(adminUserRoutes, { services });
   await app.register(adminCommentRoutes, { services });
+  await app.register(suiteAdminRoutes, { services, uploadsDir: config.uploadsDir });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

@@ -39,6 +39,7 @@ import { adminUserService } from "./modules/admin-users/service.js";
 import { auditTrailService } from "./modules/audit/table.js";
 import { adminAccountService } from "./modules/admin-accounts/admin-service.js";
 import { adminAuthService } from "./modules/admin-accounts/auth-service.js";
+import { suiteAdminService } from "./modules/suite-admin/service.js";
 import { liveSourceDirectory } from "./modules/sources/directory.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
@@ -188,6 +189,7 @@ export function createServices({
     adminAuth: adminAuthService(db, { sessions, captcha, ephemeral, audit, clock }),
     adminAccounts: adminAccountService(db, { audit }),
     auditTrail: auditTrailService(db),
+    suiteAdmin: suiteAdminService(db, { writes, audit }),
   };
 }
 

@@ -1,8 +1,8 @@
-import { AdminPage } from "../../components/admin/AdminPage";
+import { SuiteFormPage } from "../../components/admin/suite/SuiteFormPage";
 import { pageMeta } from "../../lib/site";
 
 export const meta = () => pageMeta("添加套曲");
 
 export default function AddSuite() {
-  return <AdminPage title="添加套曲" />;
+  return <SuiteFormPage />;
 }
