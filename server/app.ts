@@ -32,6 +32,8 @@ import { sourceAdminRoutes } from "./modules/sources/admin-routes.js";
 import { sourceHealthRoutes } from "./modules/sources/health-routes.js";
 import { sourcePlayRoutes } from "./modules/sources/play-routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
+import { adminContentRoutes } from "./modules/admin-content/routes.js";
+import { siteSettingsRoutes } from "./modules/site-settings/routes.js";
 import { type AppServices, createServices, type ServiceOptions } from "./services.js";
 import { registerWeb } from "./web/index.js";
 import { requestLoadContext } from "./web/request-context.js";
@@ -140,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(collectRoutes, { services });
   await app.register(sourcePlayRoutes, { services });
   await app.register(collectedRoutes, { services });
+  await app.register(adminContentRoutes, { services });
+  await app.register(siteSettingsRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

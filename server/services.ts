@@ -36,6 +36,9 @@ import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
+import { blockAdminService } from "./modules/admin-content/block-admin.js";
+import { categoryAdminService } from "./modules/admin-content/category-admin.js";
+import { siteSettingsService } from "./modules/site-settings/service.js";
 
 export interface ServiceOptions {
   db: AppDatabase;
@@ -93,6 +96,7 @@ export function createServices({
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
   const writes = catalogueWriteService(db, bus);
   const audit = auditService(db);
+  const siteSettings = siteSettingsService(db, { caches, bus, audit });
   // The sources in use: the given built-ins plus those configured in source_sites, rebuilt on
   // every `sources` event (ADR 0026). Search and play ask it at each use.
   const sourceDirectory = liveSourceDirectory({
@@ -132,7 +136,7 @@ export function createServices({
     chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger }),
     categories,
     categoryAnswers: categoryAnswers(categories, { caches, bus }),
-    home: homeService(db, { charts, caches, bus }),
+    home: homeService(db, { charts, caches, bus, settings: siteSettings }),
     navigation: navigationService(db, { caches, bus }),
     views,
     suites: suiteService(db, { caches, bus, views, now: clock }),
@@ -168,6 +172,9 @@ export function createServices({
     emailCodes,
     profile: profileService(db, { codes: emailCodes, sessions, ephemeral }),
     avatars: avatarService(db, { uploadsDir, logger }),
+    siteSettings,
+    categoryAdmin: categoryAdminService(db, { writes, audit }),
+    blockAdmin: blockAdminService(db, { writes, audit, uploadsDir, logger }),
   };
 }
 
