@@ -29,5 +29,6 @@ export default [
     route("sutieCategory", "routes/panda/sutie-category.tsx"),
     route("collectData", "routes/panda/collect-data.tsx"),
     route("userList", "routes/panda/user-list.tsx"),
+    route("settings", "routes/panda/settings.tsx"),
   ]),
 ] satisfies RouteConfig;

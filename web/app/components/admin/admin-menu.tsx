@@ -2,6 +2,7 @@ import {
   AppstoreOutlined,
   BlockOutlined,
   CloudDownloadOutlined,
+  ControlOutlined,
   DashboardOutlined,
   FileAddOutlined,
   FolderOutlined,
@@ -24,6 +25,7 @@ export const ADMIN_MENU: NonNullable<MenuProps["items"]> = [
     children: [
       { key: "/panda/", icon: <DashboardOutlined />, label: link("/panda/", "控制台") },
       { key: "/panda/block", icon: <BlockOutlined />, label: link("/panda/block", "区块管理") },
+      { key: "/panda/settings", icon: <ControlOutlined />, label: link("/panda/settings", "站点设置") },
     ],
   },
   {
