@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { FastifyInstance } from "fastify";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestAdmin } from "../server/testing/admins";
 import { createTestUser } from "../server/testing/users";
 import { hydrated, launchBrowser } from "./browser";
 import {
@@ -193,14 +194,9 @@ describe("web shell (production build, CSP on)", () => {
 
   it("renders the admin layout for a logged-in admin; the side menu collapses to 64px", async () => {
     const { context, page, problems } = await newPage();
-    // The admin API arrives with the admin issue: stub only its check endpoint.
-    await page.route("**/api/pandaadmin/check", (route) =>
-      route.fulfill({
-        contentType: "application/json",
-        body: JSON.stringify({ code: 1, msg: "", time: 0, data: { id: 1, username: "admin" } }),
-      }),
-    );
-    await context.addInitScript(() => localStorage.setItem("admin_token", "test-admin-token"));
+    // A real admin session: the screens behind the menu call the admin API with it.
+    const { token } = await createTestAdmin(app.deps.database.db, { role: "super", username: "admin" });
+    await context.addInitScript((t) => localStorage.setItem("admin_token", t), token);
     await page.goto(`${base}/panda/`);
     const sider = page.getByTestId("admin-sider");
     await sider.waitFor();

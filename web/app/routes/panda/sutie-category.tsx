@@ -36,11 +36,11 @@ export default function SuiteCategories() {
         </a>
       ),
     },
-    { title: "别名", dataIndex: "diyname", key: "diyname" },
+    { title: "别名", dataIndex: "diyname", key: "diyname", width: 150 },
     { title: "排序", dataIndex: "sort", key: "sort", width: 80, sorter: true },
-    { title: "套曲数", dataIndex: "count", key: "count", width: 90, sorter: true },
+    { title: "套曲数", dataIndex: "count", key: "count", width: 90, sorter: true, render: (n: number) => n },
     { title: "上级分类", dataIndex: "parent_name", key: "parent_id", render: (name: string | null) => name ?? "—" },
-    { title: "页面样式", dataIndex: "model_id", key: "model_id", render: (id: number) => MODEL_TEXT.get(id) ?? id },
+    { title: "页面样式", dataIndex: "model_id", key: "model_id", width: 150, render: (id: number) => MODEL_TEXT.get(id) ?? id },
     {
       title: "状态",
       dataIndex: "enabled",
