@@ -108,7 +108,7 @@ export function createServices({
     network: sourceNetwork,
   });
   const charts = chartsService(db, { caches, bus, clock, sources: sourceDirectory });
-  const categories = categoryService(db, { charts, caches, bus });
+  const categories = categoryService(db, { charts, caches, bus, settings: siteSettings });
   const views = viewBuffer(db, writes);
   // Captcha answers, login failures, code throttles: per process until Redis (roadmap 9).
   const ephemeral = memoryEphemeralStore({ clock });

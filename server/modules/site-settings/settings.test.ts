@@ -76,7 +76,11 @@ describe.each(testEngines())("site settings on %s", (engine) => {
     expect(row).toMatchObject({ targetType: "settings", targetId: "site" });
     expect(row!.detail).toMatchObject({ before: { title: "DJ搜索引擎网" }, after: good });
 
+    // A category without SEO texts of its own shows the site's; its kept page drops them too.
+    await app.services.writes.createCategories([{ name: "DJ串烧", diyname: "chuanshao" }]);
+    expect((await app.inject("/api/forntend/getsort?diyname=chuanshao")).json().data).toMatchObject({ title: "DJ串烧 - DJ舞曲网", keywords: "DJ,舞曲" });
     await app.inject({ method: "PUT", url, headers: superHeaders, payload: { ...good, title: "第二个标题" } });
+    expect((await app.inject("/api/forntend/getsort?diyname=chuanshao")).json().data.title).toBe("DJ串烧 - 第二个标题");
     expect((await home()).title).toBe("第二个标题");
     const [second] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "settings.update")).orderBy(desc(auditLog.id));
     expect(second!.detail).toMatchObject({ before: { title: "DJ舞曲网" }, after: { title: "第二个标题" } });
