@@ -19,7 +19,7 @@ import {
   categoryTexts as ct,
   idParamSchema,
 } from "@contracts/admin-content";
-import { adminTableMessages } from "@contracts/admin-table";
+import { adminTableMessages, adminTableQuerySchema } from "@contracts/admin-table";
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -72,7 +72,7 @@ export const adminContentRoutes: FastifyPluginAsync<{ services: AppServices }> =
 
   api.get(
     paths.blockIndex,
-    { schema: { tags, summary: "区块列表 (返回 {total, rows})", querystring: categoryIndexQuerySchema, response: { 200: blockTableSchema } } },
+    { schema: { tags, summary: "区块列表 (返回 {total, rows})", querystring: adminTableQuerySchema, response: { 200: blockTableSchema } } },
     (request) => blocks.table(request.query),
   );
   api.post(
