@@ -30,16 +30,17 @@ export default function SuiteCategories() {
       title: "分类名称",
       dataIndex: "name",
       key: "name",
+      width: 150,
       render: (name: string, r) => (
         <a href={r.url} target="_blank" rel="noreferrer">
           {name}
         </a>
       ),
     },
-    { title: "别名", dataIndex: "diyname", key: "diyname", width: 150 },
+    { title: "别名", dataIndex: "diyname", key: "diyname", width: 140 },
     { title: "排序", dataIndex: "sort", key: "sort", width: 80, sorter: true },
     { title: "套曲数", dataIndex: "count", key: "count", width: 90, sorter: true, render: (n: number) => n },
-    { title: "上级分类", dataIndex: "parent_name", key: "parent_id", render: (name: string | null) => name ?? "—" },
+    { title: "上级分类", dataIndex: "parent_name", key: "parent_id", width: 110, render: (name: string | null) => name ?? "—" },
     { title: "页面样式", dataIndex: "model_id", key: "model_id", width: 150, render: (id: number) => MODEL_TEXT.get(id) ?? id },
     {
       title: "状态",
@@ -48,11 +49,12 @@ export default function SuiteCategories() {
       width: 80,
       render: (on: boolean) => (on ? <Tag color="green">启用</Tag> : <Tag>禁用</Tag>),
     },
-    { title: "SEO 标题", dataIndex: "seo_title", key: "seo_title", ellipsis: true },
+    { title: "SEO 标题", dataIndex: "seo_title", key: "seo_title", width: 200, ellipsis: true },
     {
       title: "操作",
       key: "actions",
       width: 140,
+      fixed: "right",
       render: (_, record) => (
         <Space>
           <Button type="link" size="small" onClick={() => setEditing({ record })}>
@@ -76,6 +78,7 @@ export default function SuiteCategories() {
         columns={columns}
         searchPlaceholder="分类名称或ID"
         testId="category-table"
+        tableProps={{ scroll: { x: 1280 } }}
         toolbar={() => (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ record: null })}>
             添加分类
