@@ -2,3 +2,24 @@
 export const SITE_NAME = "DJ搜索引擎网";
 export const SITE_KEYWORDS = "DJ,DJ舞曲,串烧,套曲,慢摇,DJ音乐搜索";
 export const SITE_DESCRIPTION = "DJ搜索引擎网：搜索各大DJ站的串烧套曲与单曲，在线试听，DJ舞曲排行榜与最新套曲。";
+
+/** The site settings of the back office (站点设置, issue 12): what every public page uses. */
+export interface SiteSettings {
+  title: string;
+  keywords: string;
+  description: string;
+  /** Plain text under every public page (line breaks kept). */
+  footer: string;
+  /** Plain text in the partner-site box of the home page. */
+  partnerText: string;
+}
+
+export const SITE_FOOTER = `本站只提供DJ舞曲搜索，不提供下载；下载均在来源站点进行。\n© ${SITE_NAME}`;
+
+export const DEFAULT_SITE_SETTINGS: SiteSettings = {
+  title: SITE_NAME,
+  keywords: SITE_KEYWORDS,
+  description: SITE_DESCRIPTION,
+  footer: SITE_FOOTER,
+  partnerText: "",
+};

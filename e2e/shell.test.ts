@@ -194,8 +194,8 @@ describe("web shell (production build, CSP on)", () => {
 
   it("renders the admin layout for a logged-in admin; the side menu collapses to 64px", async () => {
     const { context, page, problems } = await newPage();
-    // A real admin session: the dashboard calls the admin API (a made-up token is logged out).
-    const { token } = await createTestAdmin(app.deps.database.db, { role: "super" });
+    // A real admin session: the screens behind the menu call the admin API with it.
+    const { token } = await createTestAdmin(app.deps.database.db, { role: "super", username: "admin" });
     await context.addInitScript((t) => localStorage.setItem("admin_token", t), token);
     await page.goto(`${base}/panda/`);
     const sider = page.getByTestId("admin-sider");

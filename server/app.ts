@@ -37,6 +37,8 @@ import { sourceHealthRoutes } from "./modules/sources/health-routes.js";
 import { sourcePlayRoutes } from "./modules/sources/play-routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
 import { suiteAdminRoutes } from "./modules/suite-admin/routes.js";
+import { adminContentRoutes } from "./modules/admin-content/routes.js";
+import { siteSettingsRoutes } from "./modules/site-settings/routes.js";
 import { type AppServices, createServices, type ServiceOptions } from "./services.js";
 import { registerWeb } from "./web/index.js";
 import { requestLoadContext } from "./web/request-context.js";
@@ -152,6 +154,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminUserRoutes, { services });
   await app.register(adminCommentRoutes, { services });
   await app.register(suiteAdminRoutes, { services, uploadsDir: config.uploadsDir });
+  await app.register(adminContentRoutes, { services });
+  await app.register(siteSettingsRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

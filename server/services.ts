@@ -45,6 +45,9 @@ import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
+import { blockAdminService } from "./modules/admin-content/block-admin.js";
+import { categoryAdminService } from "./modules/admin-content/category-admin.js";
+import { siteSettingsService } from "./modules/site-settings/service.js";
 
 export interface ServiceOptions {
   db: AppDatabase;
@@ -105,6 +108,7 @@ export function createServices({
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
   const writes = catalogueWriteService(db, bus);
   const audit = auditService(db);
+  const siteSettings = siteSettingsService(db, { caches, bus, audit });
   // The sources in use: the given built-ins plus those configured in source_sites, rebuilt on
   // every `sources` event (ADR 0026). Search and play ask it at each use.
   const sourceDirectory = liveSourceDirectory({
@@ -116,7 +120,7 @@ export function createServices({
     network: sourceNetwork,
   });
   const charts = chartsService(db, { caches, bus, clock, sources: sourceDirectory });
-  const categories = categoryService(db, { charts, caches, bus });
+  const categories = categoryService(db, { charts, caches, bus, settings: siteSettings });
   const views = viewBuffer(db, writes);
   // Captcha answers, login failures, code throttles: per process until Redis (roadmap 9).
   const ephemeral = memoryEphemeralStore({ clock });
@@ -144,7 +148,7 @@ export function createServices({
     chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger }),
     categories,
     categoryAnswers: categoryAnswers(categories, { caches, bus }),
-    home: homeService(db, { charts, caches, bus }),
+    home: homeService(db, { charts, caches, bus, settings: siteSettings }),
     navigation: navigationService(db, { caches, bus }),
     views,
     suites: suiteService(db, { caches, bus, views, now: clock }),
@@ -190,6 +194,9 @@ export function createServices({
     adminAccounts: adminAccountService(db, { audit }),
     auditTrail: auditTrailService(db),
     suiteAdmin: suiteAdminService(db, { writes, audit }),
+    siteSettings,
+    categoryAdmin: categoryAdminService(db, { writes, audit }),
+    blockAdmin: blockAdminService(db, { writes, audit, uploadsDir, logger }),
   };
 }
 

@@ -12,6 +12,8 @@
  *   charts refresh in the background rather than drop).
  * - `sourceCharts`: a collection stored the named sites' own charts (`source_chart_entries`);
  *   the charts panel's site board drops them (charts service `sourceChartsChanged`).
+ * - `settings`: the back office saved the site settings (title, keywords, description, footer,
+ *   partner text; ADR 0030): answers that carry them (home, the public layout) drop them.
  */
 export type ChangeAction = "created" | "updated" | "deleted";
 
@@ -22,6 +24,7 @@ export type CatalogueEvent =
   | { type: "blocks"; action: ChangeAction; ids: number[] }
   | { type: "sources"; action: ChangeAction; codes: string[] }
   | { type: "charts" }
-  | { type: "sourceCharts"; codes: string[] };
+  | { type: "sourceCharts"; codes: string[] }
+  | { type: "settings"; keys: string[] };
 
 export type CatalogueEventType = CatalogueEvent["type"];

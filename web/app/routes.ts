@@ -33,5 +33,6 @@ export default [
     route("sources", "routes/panda/sources.tsx"),
     route("admins", "routes/panda/admins.tsx"),
     route("audit", "routes/panda/audit.tsx"),
+    route("settings", "routes/panda/settings.tsx"),
   ]),
 ] satisfies RouteConfig;

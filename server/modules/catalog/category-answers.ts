@@ -44,7 +44,8 @@ export function categoryAnswers(
   });
   bus.subscribe((event) => {
     if (event.type === "charts") return cache.markStale();
-    if (event.type === "categories" || event.type === "sources") return cache.clear();
+    // `settings`: a category without SEO texts of its own shows the site's.
+    if (event.type === "categories" || event.type === "sources" || event.type === "settings") return cache.clear();
     if (event.type !== "items") return;
     const diynames = categories.diynamesCovering(event.categoryIds);
     if (diynames === null) return cache.clear();

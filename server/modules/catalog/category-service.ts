@@ -5,6 +5,7 @@ import { notFound } from "../../errors.js";
 import type { ChartsService } from "../charts/service.js";
 import type { EventBus } from "../../events/bus.js";
 import type { CacheRegistry } from "../../lib/cache.js";
+import type { SiteSettingsService } from "../site-settings/service.js";
 import { type CategoryRow, categoryRepo } from "./category-repo.js";
 import { toCatalogueItem } from "./catalogue-item.js";
 
@@ -27,7 +28,12 @@ export const CATEGORIES_CACHE_MS = 30_000;
 /** The category page's data: one page of its items, SEO texts and the charts sidebar. */
 export function categoryService(
   db: AppDatabase,
-  { charts, caches, bus }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; bus: EventBus },
+  {
+    charts,
+    caches,
+    bus,
+    settings,
+  }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; bus: EventBus; settings?: Pick<SiteSettingsService, "get"> },
 ) {
   const repo = categoryRepo(db);
   const enabled = caches.create<Map<string, CategoryRow>>({ name: "categories", maxEntries: 1, freshMs: CATEGORIES_CACHE_MS });
@@ -61,15 +67,17 @@ export function categoryService(
       const category = SLUG.test(diyname) ? (await byDiyname()).get(diyname) : undefined;
       if (!category) throw notFound(categoryMessages.missing);
       const offset = (query.page - 1) * CATEGORY_PAGE_SIZE;
-      const [rows, total, side] = await Promise.all([
+      const [rows, total, side, site] = await Promise.all([
         repo.page(category.scope, query.filter, CATEGORY_PAGE_SIZE, offset),
         countOf(category.scope),
         charts.chartSide(),
+        settings?.get(),
       ]);
+      // A category without its own SEO texts takes the site's (站点设置, ADR 0030).
       return {
-        title: category.seoTitle || category.name,
-        keywords: category.seoKeywords,
-        description: category.seoDescription,
+        title: category.seoTitle || (site ? `${category.name} - ${site.title}` : category.name),
+        keywords: category.seoKeywords || (site?.keywords ?? ""),
+        description: category.seoDescription || (site?.description ?? ""),
         categoryname: category.name,
         cidurl: categoryPath(category.diyname),
         model_id: category.modelId,

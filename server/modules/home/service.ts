@@ -1,12 +1,12 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { type CategoryLatest, HOME_LIMITS, type HomeData } from "@contracts/home";
-import { SITE_DESCRIPTION, SITE_KEYWORDS, SITE_NAME } from "@contracts/site";
 import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import type { EventBus } from "../../events/bus.js";
 import type { CacheRegistry } from "../../lib/cache.js";
 import { toCatalogueItem } from "../catalog/catalogue-item.js";
 import { chartSideItemIds, type ChartsService } from "../charts/service.js";
+import type { SiteSettingsService } from "../site-settings/service.js";
 import { type HomeCategoryRow, type LatestItemRow, homeRepo } from "./repo.js";
 
 /**
@@ -69,7 +69,12 @@ function shownItemIds({ data }: HomePage): Set<number> {
 
 export function homeService(
   db: AppDatabase,
-  { charts, caches, bus }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; bus: EventBus },
+  {
+    charts,
+    caches,
+    bus,
+    settings,
+  }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; bus: EventBus; settings: Pick<SiteSettingsService, "get"> },
 ) {
   const repo = homeRepo(db);
   // Past HOME_CACHE_MS it is rebuilt in the background while the kept page is still served.
@@ -91,7 +96,7 @@ export function homeService(
   async function build(): Promise<HomePage> {
     const categories = await repo.categories();
     const perCategory = Math.max(HOME_LIMITS.group, HOME_LIMITS.category);
-    const [blocks, sites, recommended, favourites, latest, total, side] = await Promise.all([
+    const [blocks, sites, recommended, favourites, latest, total, side, site] = await Promise.all([
       repo.blockItems(["indexfocus", "indexweb"]),
       repo.sourceSites(),
       repo.recommended(HOME_LIMITS.tab),
@@ -99,12 +104,14 @@ export function homeService(
       repo.latestPerCategory(categories.map((c) => c.id), perCategory),
       repo.visibleTotal(),
       charts.chartSide(),
+      settings.get(),
     ]);
     const block = (position: string) => blocks.filter((b) => b.position === position).map(({ name, url, image }) => ({ name, url, image }));
     return {
-      title: SITE_NAME,
-      keywords: SITE_KEYWORDS,
-      description: SITE_DESCRIPTION,
+      // The site settings of the back office (ADR 0030); a save drops this page (event `settings`).
+      title: site.title,
+      keywords: site.keywords,
+      description: site.description,
       data: {
         indexweb: block("indexweb"),
         indexfocus: block("indexfocus"),

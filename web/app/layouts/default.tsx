@@ -2,6 +2,7 @@ import { Outlet, useMatches } from "react-router";
 import { LoginDialogHost } from "../components/account/LoginDialogHost";
 import { MessageProvider } from "../components/feedback";
 import { TopNav } from "../components/nav/TopNav";
+import { SiteFooter } from "../components/site/SiteFooter";
 import { PlayerHost } from "../components/player/PlayerHost";
 import { GuardGate } from "../guards/GuardGate";
 import type { RouteHandle } from "../guards/types";
@@ -9,12 +10,18 @@ import { appContext } from "../lib/app-context";
 import type { Route } from "./+types/default";
 import styles from "./default.module.css";
 
-/** The menu comes from the categories, through the in-process navigation service. */
+/**
+ * The menu comes from the categories, through the in-process navigation service; the site
+ * settings (title, keywords, description, footer, partner text) from the settings service.
+ * Both are kept until the back office changes them (ADR 0016, 0030).
+ */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { nav: await context.get(appContext).services.navigation.topNav() };
+  const { services } = context.get(appContext);
+  const [nav, site] = await Promise.all([services.navigation.topNav(), services.siteSettings.get()]);
+  return { nav, site };
 }
 
-/** Categories change only in the back office: moving between pages needn't reload the menu. */
+/** Categories and settings change only in the back office: moving between pages needn't reload them. */
 export function shouldRevalidate() {
   return false;
 }
@@ -34,6 +41,7 @@ export default function DefaultLayout({ loaderData }: Route.ComponentProps) {
           <GuardGate>
             <Outlet />
           </GuardGate>
+          <SiteFooter site={loaderData.site} />
         </main>
         <PlayerHost barHidden={hidePlayer} />
         <LoginDialogHost />

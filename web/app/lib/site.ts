@@ -1,14 +1,18 @@
-import { SITE_DESCRIPTION, SITE_KEYWORDS, SITE_NAME } from "@contracts/site";
+import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "@contracts/site";
 
 /** Height of the fixed global player bar; page content keeps this much bottom padding. */
 export const PLAYER_HEIGHT = 64;
 export const HEADER_HEIGHT = 64;
 
-/** Page `<title>` and description tags: "页面 - DJ搜索引擎网", or the bare site name. */
-export function pageMeta(title?: string, description = SITE_DESCRIPTION) {
+/**
+ * Page `<title>` and description tags: "页面 - 站点标题", or the bare site title. The title,
+ * keywords and default description are the back office's site settings (`siteOf(matches)` in
+ * a public route's meta); without them, the built-in defaults.
+ */
+export function pageMeta(title?: string, description?: string, site: SiteSettings = DEFAULT_SITE_SETTINGS) {
   return [
-    { title: title ? `${title} - ${SITE_NAME}` : SITE_NAME },
-    { name: "keywords", content: SITE_KEYWORDS },
-    { name: "description", content: description },
+    { title: title ? `${title} - ${site.title}` : site.title },
+    { name: "keywords", content: site.keywords },
+    { name: "description", content: description ?? site.description },
   ];
 }

@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { Button, Form, Input, Space, Steps } from "antd";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -10,12 +11,13 @@ import { PageHeading } from "../components/layout/PageHeading";
 import type { RouteHandle } from "../guards/types";
 import { sameAs, zodRule } from "../lib/form-rules";
 import { pageMeta } from "../lib/site";
+import { siteOf } from "../lib/site-settings";
 import { userCall } from "../lib/user-api";
 import styles from "./account-page.module.css";
 
 export const handle: RouteHandle = { middleware: ["guest"] };
 
-export const meta = () => pageMeta("忘记密码");
+export const meta = ({ matches }: MetaArgs) => pageMeta("忘记密码", undefined, siteOf(matches));
 
 const guest = { anonymous: true } as const;
 

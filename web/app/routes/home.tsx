@@ -7,6 +7,7 @@ import { HomeView } from "../components/home/HomeView";
 import { appContext } from "../lib/app-context";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
+import { siteOf } from "../lib/site-settings";
 import type { Route } from "./+types/home";
 
 /**
@@ -22,8 +23,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   }
 }
 
-export const meta = ({ loaderData: loaded }: Route.MetaArgs) => {
-  if (!loaded) return pageMeta();
+export const meta: (args: Route.MetaArgs) => Route.MetaDescriptors = ({ loaderData: loaded, matches }) => {
+  if (!loaded) return pageMeta(undefined, undefined, siteOf(matches));
   return [
     { title: loaded.title || SITE_NAME },
     { name: "keywords", content: loaded.keywords },

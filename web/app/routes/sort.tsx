@@ -6,6 +6,7 @@ import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
 import { appContext } from "../lib/app-context";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
+import { siteOf } from "../lib/site-settings";
 import type { Route } from "./+types/sort";
 
 /**
@@ -32,9 +33,9 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   }
 }
 
-export const meta = ({ loaderData: loaded, error }: Route.MetaArgs) => {
+export const meta: (args: Route.MetaArgs) => Route.MetaDescriptors = ({ loaderData: loaded, error, matches }) => {
   // A literal, not categoryMessages: importing contracts' schemas would ship zod to the browser.
-  if (error || !loaded) return pageMeta("分类不存在");
+  if (error || !loaded) return pageMeta("分类不存在", undefined, siteOf(matches));
   const { page } = loaded;
   return [
     { title: page.title },

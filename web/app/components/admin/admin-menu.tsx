@@ -5,6 +5,7 @@ import {
   BlockOutlined,
   CloudDownloadOutlined,
   CommentOutlined,
+  ControlOutlined,
   DashboardOutlined,
   FileAddOutlined,
   FolderOutlined,
@@ -48,6 +49,7 @@ const GROUPS: AdminMenuGroup[] = [
     children: [
       { key: "/panda/", icon: <DashboardOutlined />, label: "控制台" },
       { key: "/panda/block", icon: <BlockOutlined />, label: "区块管理" },
+      { key: "/panda/settings", icon: <ControlOutlined />, label: "站点设置", superOnly: true },
       { key: "/panda/sources", icon: <ApiOutlined />, label: "来源管理", superOnly: true },
       { key: "/panda/admins", icon: <SafetyCertificateOutlined />, label: "管理员", superOnly: true },
       { key: "/panda/audit", icon: <AuditOutlined />, label: "审计日志", superOnly: true },

@@ -2,6 +2,7 @@ import type { CategoryLatest, HomeData as HomeAnswer } from "@contracts/home";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ItemGrid, ItemList } from "../catalogue/CatalogueItems";
+import { useSiteSettings } from "../../lib/site-settings";
 import { ChartPanel } from "../charts/ChartPanel";
 import type { PanelCharts } from "../charts/panel-charts";
 import { Carousel } from "./Carousel";
@@ -92,10 +93,12 @@ function LatestSection({ section, compact }: { section: CategoryLatest; compact?
 }
 
 function Partners({ data }: { data: HomeData }) {
-  if (data.indexweb.length === 0) return null;
+  const { partnerText } = useSiteSettings();
+  if (data.indexweb.length === 0 && !partnerText.trim()) return null;
   return (
     <section className={styles.box} aria-label="合作站点">
       <h2 className={styles.boxTitle}>合作站点</h2>
+      {partnerText.trim() ? <p className={styles.partnerText} data-testid="partner-text">{partnerText}</p> : null}
       <ul className={styles.partners}>
         {data.indexweb.map((p) => (
           <li key={p.url}>

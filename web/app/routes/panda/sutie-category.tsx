@@ -1,8 +1,99 @@
+import { PlusOutlined } from "@ant-design/icons";
+import { adminContentPaths as paths, CATEGORY_MODELS } from "@contracts/admin-content-texts";
+import { adminTableMessages } from "@contracts/admin-table-texts";
+import { App, Button, Popconfirm, Space, Tag } from "antd";
+import type { ColumnsType } from "antd/es/table";
+import { useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
+import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { adminSave } from "../../components/admin/content/admin-save";
+import { CategoryDialog, type CategoryRecord } from "../../components/admin/content/CategoryDialog";
 import { pageMeta } from "../../lib/site";
 
 export const meta = () => pageMeta("套曲分类");
 
+const MODEL_TEXT = new Map<number, string>(CATEGORY_MODELS.map((m) => [m.value, m.label]));
+
+/** 套曲分类: the categories of the top navigation and /sort pages (issue 12). */
 export default function SuiteCategories() {
-  return <AdminPage title="套曲分类" />;
+  const { message } = App.useApp();
+  const table = useRef<AdminTableHandle>(null);
+  const [editing, setEditing] = useState<{ record: CategoryRecord | null } | null>(null);
+
+  const remove = async (record: CategoryRecord) => {
+    if (await adminSave(message, "DELETE", `${paths.category}/${record.id}`, undefined, adminTableMessages.deleteFailed)) table.current?.reload();
+  };
+
+  const columns: ColumnsType<CategoryRecord> = [
+    { title: "ID", dataIndex: "id", key: "id", width: 70, sorter: true },
+    {
+      title: "分类名称",
+      dataIndex: "name",
+      key: "name",
+      width: 150,
+      render: (name: string, r) => (
+        <a href={r.url} target="_blank" rel="noreferrer">
+          {name}
+        </a>
+      ),
+    },
+    { title: "别名", dataIndex: "diyname", key: "diyname", width: 140 },
+    { title: "排序", dataIndex: "sort", key: "sort", width: 80, sorter: true },
+    { title: "套曲数", dataIndex: "count", key: "count", width: 90, sorter: true, render: (n: number) => n },
+    { title: "上级分类", dataIndex: "parent_name", key: "parent_id", width: 110, render: (name: string | null) => name ?? "—" },
+    { title: "页面样式", dataIndex: "model_id", key: "model_id", width: 150, render: (id: number) => MODEL_TEXT.get(id) ?? id },
+    {
+      title: "状态",
+      dataIndex: "enabled",
+      key: "enabled",
+      width: 80,
+      render: (on: boolean) => (on ? <Tag color="green">启用</Tag> : <Tag>禁用</Tag>),
+    },
+    { title: "SEO 标题", dataIndex: "seo_title", key: "seo_title", width: 200, ellipsis: true },
+    {
+      title: "操作",
+      key: "actions",
+      width: 140,
+      fixed: "right",
+      render: (_, record) => (
+        <Space>
+          <Button type="link" size="small" onClick={() => setEditing({ record })}>
+            编辑
+          </Button>
+          <Popconfirm title={`确定删除分类「${record.name}」吗？`} okText="删除" cancelText="取消" onConfirm={() => remove(record)}>
+            <Button type="link" size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage title="套曲分类">
+      <AdminTable<CategoryRecord>
+        ref={table}
+        api={paths.categoryIndex}
+        columns={columns}
+        searchPlaceholder="分类名称或ID"
+        testId="category-table"
+        tableProps={{ scroll: { x: 1280 } }}
+        toolbar={() => (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ record: null })}>
+            添加分类
+          </Button>
+        )}
+      />
+      <CategoryDialog
+        open={editing !== null}
+        record={editing?.record ?? null}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          table.current?.reload();
+        }}
+      />
+    </AdminPage>
+  );
 }

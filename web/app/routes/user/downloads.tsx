@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import type { DownloadEntry } from "@contracts/library";
 import { libraryMessages as m } from "@contracts/library-texts";
 import { suitePath } from "@contracts/paths";
@@ -11,8 +12,9 @@ import styles from "../../components/library/library.module.css";
 import { usePagedList } from "../../components/library/use-paged-list";
 import { formatChinaDateTime } from "../../components/suite/format";
 import { pageMeta } from "../../lib/site";
+import { siteOf } from "../../lib/site-settings";
 
-export const meta = () => pageMeta("下载记录");
+export const meta = ({ matches }: MetaArgs) => pageMeta("下载记录", undefined, siteOf(matches));
 
 /**
  * Spec section 2, Downloads: the title links to /sutie/{b_id}.html, the time (China time,

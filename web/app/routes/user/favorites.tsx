@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import type { FavoriteEntry } from "@contracts/library";
 import { libraryMessages as m } from "@contracts/library-texts";
 import { Table, type TableProps } from "antd";
@@ -15,8 +16,9 @@ import { mimeTypeOf } from "../../components/player/player-item";
 import { playerStore } from "../../components/player/player-store";
 import { formatChinaDateTime } from "../../components/suite/format";
 import { pageMeta } from "../../lib/site";
+import { siteOf } from "../../lib/site-settings";
 
-export const meta = () => pageMeta("我的收藏");
+export const meta = ({ matches }: MetaArgs) => pageMeta("我的收藏", undefined, siteOf(matches));
 
 /** A favourite as a playlist entry (spec section 3, Playlist item). */
 const play = (f: FavoriteEntry) =>

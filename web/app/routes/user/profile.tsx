@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { Button } from "antd";
 import { useState } from "react";
 import { PageHeading } from "../../components/layout/PageHeading";
@@ -8,9 +9,10 @@ import { ChangePasswordDialog } from "../../components/profile/ChangePasswordDia
 import { ProfileForm } from "../../components/profile/ProfileForm";
 import styles from "../../components/profile/profile.module.css";
 import { pageMeta } from "../../lib/site";
+import { siteOf } from "../../lib/site-settings";
 import { useSession } from "../../session/store";
 
-export const meta = () => pageMeta("个人资料");
+export const meta = ({ matches }: MetaArgs) => pageMeta("个人资料", undefined, siteOf(matches));
 
 /** Profile (spec section 2): avatar, account facts, nickname and bio, password and email dialogs. */
 export default function Profile() {
