@@ -19,6 +19,14 @@ export interface AdminTableColumn {
   type: ColumnType;
 }
 
+/** Column declarations by type, over a trusted SQL expression (a column name, `c.sort`, a subquery). */
+export const column = {
+  number: (expr: string): AdminTableColumn => ({ expr: sql.raw(expr), type: "number" }),
+  text: (expr: string): AdminTableColumn => ({ expr: sql.raw(expr), type: "text" }),
+  /** A timestamptz column, shown and filtered as Unix seconds. */
+  time: (name: string): AdminTableColumn => ({ expr: epochOf(name), type: "time" }),
+};
+
 export interface AdminTableDefinition {
   /** Filterable and sortable columns by their API names. */
   columns: Record<string, AdminTableColumn>;

@@ -1,16 +1,16 @@
 import { sql } from "drizzle-orm";
-import { containsPattern, defineAdminTable, epochOf } from "../../http/admin-table.js";
+import { column, containsPattern, defineAdminTable } from "../../http/admin-table.js";
 
 /** The comments table's columns: filter by suite (`item_id`) or member (`user_id`, `username`). */
 export const commentTable = defineAdminTable({
   columns: {
-    id: { expr: sql.raw("c.id"), type: "number" },
-    item_id: { expr: sql.raw("c.item_id"), type: "number" },
-    item_title: { expr: sql.raw("i.title"), type: "text" },
-    user_id: { expr: sql.raw("c.user_id"), type: "number" },
-    username: { expr: sql.raw("u.username"), type: "text" },
-    status: { expr: sql.raw("c.status"), type: "text" },
-    createtime: { expr: epochOf("c.created_at"), type: "time" },
+    id: column.number("c.id"),
+    item_id: column.number("c.item_id"),
+    item_title: column.text("i.title"),
+    user_id: column.number("c.user_id"),
+    username: column.text("u.username"),
+    status: column.text("c.status"),
+    createtime: column.time("c.created_at"),
   },
   // Newest first by default.
   defaultSort: "createtime",

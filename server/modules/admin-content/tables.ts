@@ -1,17 +1,17 @@
 import { sql } from "drizzle-orm";
-import { defineAdminTable, titleOrIdSearch } from "../../http/admin-table.js";
+import { column, defineAdminTable, titleOrIdSearch } from "../../http/admin-table.js";
 
 /** The category table's columns (filterable and sortable by these API names). */
 export const categoryTable = defineAdminTable({
   columns: {
-    id: { expr: sql.raw("c.id"), type: "number" },
-    name: { expr: sql.raw("c.name"), type: "text" },
-    diyname: { expr: sql.raw("c.diyname"), type: "text" },
-    sort: { expr: sql.raw("c.sort"), type: "number" },
-    count: { expr: sql.raw("(select count(*) from items i where i.category_id = c.id)"), type: "number" },
-    parent_id: { expr: sql.raw("c.parent_id"), type: "number" },
-    enabled: { expr: sql.raw("c.enabled::int"), type: "number" },
-    model_id: { expr: sql.raw("c.model_id"), type: "number" },
+    id: column.number("c.id"),
+    name: column.text("c.name"),
+    diyname: column.text("c.diyname"),
+    sort: column.number("c.sort"),
+    count: column.number("(select count(*) from items i where i.category_id = c.id)"),
+    parent_id: column.number("c.parent_id"),
+    enabled: column.number("c.enabled::int"),
+    model_id: column.number("c.model_id"),
   },
   search: titleOrIdSearch("c.name", "c.id"),
   defaultSort: "sort",
@@ -21,11 +21,11 @@ export const categoryTable = defineAdminTable({
 /** The block table's columns. */
 export const blockTable = defineAdminTable({
   columns: {
-    id: { expr: sql.raw("b.id"), type: "number" },
-    name: { expr: sql.raw("b.name"), type: "text" },
-    position: { expr: sql.raw("b.position"), type: "text" },
-    status: { expr: sql.raw("b.status::int"), type: "number" },
-    sort: { expr: sql.raw("b.sort"), type: "number" },
+    id: column.number("b.id"),
+    name: column.text("b.name"),
+    position: column.text("b.position"),
+    status: column.number("b.status::int"),
+    sort: column.number("b.sort"),
   },
   search: titleOrIdSearch("b.name", "b.id"),
   defaultSort: "id",

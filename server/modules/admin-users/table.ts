@@ -1,17 +1,17 @@
 import { sql } from "drizzle-orm";
-import { containsPattern, defineAdminTable, epochOf } from "../../http/admin-table.js";
+import { column, containsPattern, defineAdminTable } from "../../http/admin-table.js";
 
 /** The users table's columns (filterable and sortable by these API names). */
 export const userTable = defineAdminTable({
   columns: {
-    id: { expr: sql.raw("u.id"), type: "number" },
-    username: { expr: sql.raw("u.username"), type: "text" },
-    email: { expr: sql.raw("u.email"), type: "text" },
-    nickname: { expr: sql.raw("u.nickname"), type: "text" },
-    status: { expr: sql.raw("u.status"), type: "number" },
-    coins: { expr: sql.raw("u.coins"), type: "number" },
-    createtime: { expr: epochOf("u.created_at"), type: "time" },
-    vip_until: { expr: epochOf("u.vip_until"), type: "time" },
+    id: column.number("u.id"),
+    username: column.text("u.username"),
+    email: column.text("u.email"),
+    nickname: column.text("u.nickname"),
+    status: column.number("u.status"),
+    coins: column.number("u.coins"),
+    createtime: column.time("u.created_at"),
+    vip_until: column.time("u.vip_until"),
   },
   // The account name, the address, the nickname, or the id.
   search: (term) => {
@@ -25,10 +25,10 @@ export const userTable = defineAdminTable({
 /** One member's downloads. */
 export const userDownloadTable = defineAdminTable({
   columns: {
-    id: { expr: sql.raw("d.id"), type: "number" },
-    item_id: { expr: sql.raw("d.item_id"), type: "number" },
-    coins: { expr: sql.raw("d.coins_spent"), type: "number" },
-    createtime: { expr: epochOf("d.created_at"), type: "time" },
+    id: column.number("d.id"),
+    item_id: column.number("d.item_id"),
+    coins: column.number("d.coins_spent"),
+    createtime: column.time("d.created_at"),
   },
   search: (term) => sql`lower(i.title) like ${containsPattern(term)}`,
   tieBreak: sql.raw("d.id"),

@@ -3,7 +3,7 @@ import type { AdminTableQuery } from "@contracts/admin-table";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
-import { containsPattern, defineAdminTable, epochOf } from "../../http/admin-table.js";
+import { column, containsPattern, defineAdminTable } from "../../http/admin-table.js";
 
 /**
  * The audit trail's table (超级管理员 only): filter by admin (`admin_id`), action, target type
@@ -12,13 +12,13 @@ import { containsPattern, defineAdminTable, epochOf } from "../../http/admin-tab
  */
 export const auditTable = defineAdminTable({
   columns: {
-    id: { expr: sql.raw("a.id"), type: "number" },
-    admin_id: { expr: sql.raw("a.admin_id"), type: "number" },
-    action: { expr: sql.raw("a.action"), type: "text" },
-    target_type: { expr: sql.raw("a.target_type"), type: "text" },
-    target_id: { expr: sql.raw("a.target_id"), type: "text" },
-    ip: { expr: sql.raw("a.ip"), type: "text" },
-    createtime: { expr: epochOf("a.created_at"), type: "time" },
+    id: column.number("a.id"),
+    admin_id: column.number("a.admin_id"),
+    action: column.text("a.action"),
+    target_type: column.text("a.target_type"),
+    target_id: column.text("a.target_id"),
+    ip: column.text("a.ip"),
+    createtime: column.time("a.created_at"),
   },
   search: (term) => {
     const p = containsPattern(term);

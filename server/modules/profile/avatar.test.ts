@@ -9,27 +9,12 @@ import { AVATAR_MAX_BYTES, profilePaths as paths } from "@contracts/account-prof
 import { users } from "../../db/schema/index.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
+import { multipartBody } from "../../testing/multipart.js";
 import { createTestUser, type TestUser } from "../../testing/users.js";
 
-/** A multipart/form-data body with one file part (and optional text fields), as a browser sends it. */
-function multipart(file: { field?: string; name: string; type: string; bytes: Buffer } | null, fields: Record<string, string> = {}) {
-  const boundary = `----djtest${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? "avatar"}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-      file.bytes,
-      Buffer.from("\r\n"),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
-}
+/** The avatar form's body: the file in the `avatar` field unless a test names another. */
+const multipart = (file: Parameters<typeof multipartBody>[0], fields: Record<string, string> = {}) =>
+  multipartBody(file && { field: "avatar", ...file }, fields);
 
 /** A landscape JPEG, left half red and right half blue, whose EXIF says "rotate 90° clockwise" (6), with a copyright tag. */
 async function sidewaysJpeg(): Promise<Buffer> {

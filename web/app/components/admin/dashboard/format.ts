@@ -1,19 +1,9 @@
 /** Display helpers of the dashboard (China time, sizes, durations). */
+import { formatAdminTime } from "../admin-time";
 
-const CHINA_TIME = new Intl.DateTimeFormat("zh-CN", {
-  timeZone: "Asia/Shanghai",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-});
-
-/** "2026/06/15 10:00:00" in China time, whatever the browser's zone. */
+/** An ISO time as the back office writes times: "2026-06-15 10:00:00", China time, whatever the browser's zone. */
 export function chinaTime(iso: string): string {
-  return CHINA_TIME.format(new Date(iso));
+  return formatAdminTime(Date.parse(iso) / 1000);
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,28 +1,10 @@
-/** A source as GET /api/pandaadmin/sources answers it (contracts/source-admin.ts). */
-export interface SourceRow {
-  code: string;
-  name: string;
-  logo: string | null;
-  homepage: string;
-  enabled: boolean;
-  sort: number;
-  adapter: "builtin" | "generic" | "none";
-  collectIntervalMinutes: number;
-  inUse: boolean;
-  config: Record<string, unknown> | null;
-}
+import type { SourceAdminAnswer } from "@contracts/source-admin";
+import type { SourceHealthAnswer } from "@contracts/source-health";
 
-/** A source's health as GET /api/pandaadmin/sources/health answers it (contracts/source-health.ts). */
-export interface SourceHealth {
-  code: string;
-  state: "closed" | "open" | "half-open";
-  successRate: number | null;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  lastError: { kind: string; message: string; at: string } | null;
-  calls: number;
-  failures: number;
-}
+/** A source as GET /api/pandaadmin/sources answers it (types only: no zod reaches the browser). */
+export type SourceRow = SourceAdminAnswer;
+/** A source's health as GET /api/pandaadmin/sources/health answers it. */
+export type SourceHealth = SourceHealthAnswer;
 
 export const ADAPTER_TEXT: Record<SourceRow["adapter"], string> = { builtin: "内置", generic: "通用配置", none: "本站" };
 export const BREAKER_TEXT: Record<SourceHealth["state"], [string, string]> = {
