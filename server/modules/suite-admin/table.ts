@@ -1,0 +1,42 @@
+import { type SQL, sql } from "drizzle-orm";
+import { containsPattern, defineAdminTable, epochOf } from "../../http/admin-table.js";
+import { likePattern } from "../search/search-text.js";
+
+/**
+ * The suite table's columns (ADMIN-API.md: the CMS addon's archive fields), over `items i`.
+ * Time columns filter as Unix seconds but sort by the timestamp, which the indexes hold.
+ */
+const id = sql.raw("i.id");
+const time = (column: string) => ({ expr: epochOf(`i.${column}`), orderExpr: sql.raw(`i.${column}`), type: "time" as const, notNull: true });
+
+export const suiteTable = defineAdminTable({
+  columns: {
+    id: { expr: id, type: "number", notNull: true },
+    channel_id: { expr: sql.raw("i.category_id"), type: "number" },
+    model_id: { expr: sql.raw("(case when i.kind = 'mix' then 2 else 1 end)"), type: "number", notNull: true },
+    title: { expr: sql.raw("i.title"), type: "text", notNull: true },
+    price: { expr: sql.raw("i.price"), type: "number", notNull: true },
+    views: { expr: sql.raw("i.view_count"), type: "number", notNull: true },
+    comments: { expr: sql.raw("i.comment_count"), type: "number", notNull: true },
+    // The original's manual order; we have none, so every row weighs 0 and the id decides.
+    weigh: { expr: sql.raw("0"), orderExpr: id, type: "number", notNull: true },
+    status: { expr: sql.raw("i.status"), type: "text", notNull: true },
+    createtime: time("created_at"),
+    updatetime: time("updated_at"),
+    publishtime: time("published_at"),
+  },
+  search: titleOrIdSearch,
+  tieBreak: id,
+});
+
+/**
+ * `search`: the id, or the title contains the text (case-insensitive). The title test is
+ * prefiltered by the trigram index of `search_text` (which holds the normalized title and every
+ * Han character and pair as a word), so a keyword never scans the whole catalogue.
+ */
+function titleOrIdSearch(term: string): SQL {
+  const prefilter = likePattern(term);
+  const title = sql`lower(i.title) like ${containsPattern(term)}`;
+  const byTitle = prefilter ? sql`(i.search_text like ${prefilter} and ${title})` : title;
+  return /^\d{1,9}$/u.test(term) ? sql`(${byTitle} or i.id = ${Number(term)})` : byTitle;
+}
