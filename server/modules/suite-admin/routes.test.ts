@@ -155,7 +155,7 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
 
   it("refuses guests and members (401) on every call, and changes nothing", async () => {
     const member = await createTestUser(app);
-    for (const headers of [{}, { authorization: `Bearer ${member.token}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${member.token}` }] as Record<string, string>[]) {
       expect((await table({}, headers)).statusCode).toBe(401);
       expect((await del(`/api/sutie/${mixes[0]}`, undefined, headers)).statusCode).toBe(401);
       expect((await del("/api/sutie/batch", { ids: [mixes[0]] }, headers)).statusCode).toBe(401);
