@@ -42,7 +42,12 @@ const row = z.object({
 });
 
 /** The bare `{total, rows}` the original's AJAX table reads. */
-export const suiteTableAnswerSchema = z.object({ total: z.number().int(), rows: z.array(row) });
+export const suiteTableAnswerSchema = z.object({
+  total: z.number().int(),
+  rows: z.array(row),
+  /** A keyword matched more suites than were counted: `total` is the cap (the table shows 1000+). */
+  capped: z.literal(true).optional(),
+});
 
 export const suiteIdParamsSchema = z.object({ id: itemId(m.badId) });
 

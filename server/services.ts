@@ -146,7 +146,7 @@ export function createServices({
     sourceHealth: sources.health,
     sourceDirectory,
     collected: collectedService(db, { writes, sourceDirectory, logger }),
-    suiteAdmin: suiteAdminService(db, { writes, audit }),
+    suiteAdmin: suiteAdminService(db, { writes, audit, caches, bus }),
     sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
     sourceAdmin: sourceAdminService(db, { writes, directory: sourceDirectory, network: sourceNetwork }),
     collector: createCollector({

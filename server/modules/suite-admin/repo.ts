@@ -38,26 +38,33 @@ export interface SuiteSnapshot {
 export function suiteAdminRepo(db: AppDatabase) {
   return {
     /**
-     * A page of one kind's items and the count of all that match. The order starts with the
-     * kind (one value here) in the page's direction, so PostgreSQL walks the (kind, …) index
-     * instead of the primary key, which it would otherwise prefer and filter row by row.
+     * A page of one kind's items. The kind is a range, not an equality, and leads the order: an
+     * equality would make PostgreSQL drop the kind from the order and walk the primary key
+     * (reading past every row of the other kind); this way it walks the (kind, id) or
+     * (kind, published_at, id) index backwards or forwards and stops at the page.
      */
-    async table(kind: ItemKind, q: TableQuery, descending: boolean): Promise<{ total: number; rows: SuiteTableRecord[] }> {
-      const where: SQL = sql`i.kind = ${kind} and ${q.where}`;
+    async page(kind: ItemKind, q: TableQuery, descending: boolean): Promise<SuiteTableRecord[]> {
       const kindOrder = descending ? sql`i.kind desc` : sql`i.kind asc`;
-      const [rows, [count]] = await Promise.all([
-        queryRows<SuiteTableRecord>(
-          db,
-          sql`select i.id, i.kind, i.category_id, i.title, i.cover, i.price, i.view_count as views, i.comment_count as comments,
-                     extract(epoch from i.created_at)::int as createtime, extract(epoch from i.updated_at)::int as updatetime,
-                     extract(epoch from i.published_at)::int as publishtime, i.status,
-                     c.name as channel_name, c.diyname as channel_diyname
-                from items i left join categories c on c.id = i.category_id
-               where ${where} order by ${kindOrder}, ${q.orderBy} limit ${q.limit} offset ${q.offset}`,
-        ),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from items i where ${where}`),
-      ]);
-      return { total: count!.n, rows };
+      return queryRows<SuiteTableRecord>(
+        db,
+        sql`select i.id, i.kind, i.category_id, i.title, i.cover, i.price, i.view_count as views, i.comment_count as comments,
+                   extract(epoch from i.created_at)::int as createtime, extract(epoch from i.updated_at)::int as updatetime,
+                   extract(epoch from i.published_at)::int as publishtime, i.status,
+                   c.name as channel_name, c.diyname as channel_diyname
+              from items i left join categories c on c.id = i.category_id
+             where i.kind between ${kind} and ${kind} and ${q.where} order by ${kindOrder}, ${q.orderBy} limit ${q.limit} offset ${q.offset}`,
+      );
+    },
+
+    /** How many of one kind match. */
+    async count(kind: ItemKind, where: SQL): Promise<number> {
+      return (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from items i where i.kind = ${kind} and ${where}`))[0]!.n;
+    },
+
+    /** Counts up to cap + 1 matches: a keyword that matches many suites stops early. */
+    async countUpTo(kind: ItemKind, where: SQL, cap: number): Promise<number> {
+      const query = sql`select count(*)::int as n from (select 1 from items i where i.kind = ${kind} and ${where} limit ${cap + 1}) m`;
+      return (await queryRows<{ n: number }>(db, query))[0]!.n;
     },
 
     /** The items of `ids` that exist, as audit rows keep them. */

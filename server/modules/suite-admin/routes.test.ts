@@ -11,7 +11,8 @@ import { createTestAdmin } from "../../testing/admins.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { createTestUser } from "../../testing/users.js";
-import { chinaDateTime } from "./service.js";
+import { CacheRegistry } from "../../lib/cache.js";
+import { chinaDateTime, suiteAdminService } from "./service.js";
 
 describe.each(testEngines())("the back office's suites on %s", (engine) => {
   let t: TestApp;
@@ -135,6 +136,22 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
     expect(ids(both)).toEqual([mixes[2], mixes[0]]);
   });
 
+  it("caps a keyword's count (capped: true), keeps exact totals without one, and drops them on a change", async () => {
+    const services = app.services;
+    const capped = suiteAdminService(t.database.db, { writes: services.writes, audit: services.audit, caches: new CacheRegistry(), bus: services.bus, searchCountCap: 2 });
+    const answer = await capped.table({ search: "夜" });
+    expect(answer).toMatchObject({ total: 2, capped: true });
+    expect(answer.rows.map((r) => r.id)).toEqual([mixes[5], mixes[2], mixes[0]]);
+    expect(await capped.table({ search: "夜曲" })).toMatchObject({ total: 2 });
+    expect(await capped.table({ search: "夜曲" })).not.toHaveProperty("capped");
+    // The kept total follows a new suite at once (the items event drops it).
+    expect((await capped.table({})).total).toBe(6);
+    const [extra] = await services.writes.createItems([{ kind: "mix", title: "临时", playUrl: "/media/x.mp3", sourceSite: "local" }]);
+    expect((await capped.table({})).total).toBe(7);
+    await services.writes.deleteItems([extra!]);
+    expect((await capped.table({})).total).toBe(6);
+  });
+
   it("answers 400 with a Chinese message for what it cannot read", async () => {
     for (const [query, msg] of [
       [{ filter: "{bad json" }, "筛选条件无效"],
@@ -218,7 +235,9 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
     expect(batch.json()).toMatchObject({ code: 1, msg: "批量删除成功", data: { ids: [a, b] } });
     for (const id of [a, b]) expect((await publicAnswer(id)).statusCode).toBe(404);
     expect(await count()).toBe(4);
-    expect(ids(await table())).toEqual([mixes[5], mixes[4], mixes[1]]);
+    const left = await table();
+    expect(ids(left)).toEqual([mixes[5], mixes[4], mixes[1]]);
+    expect(left.json().total).toBe(3);
     const rows = await audits("suite.delete");
     expect(rows.map((r) => [r.adminId, r.targetId])).toEqual([
       [editor.id, String(one)],

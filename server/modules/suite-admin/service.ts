@@ -7,6 +7,12 @@ import type { AuditActor, AuditService } from "../audit/service.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { suiteAdminRepo, type SuiteTableRecord } from "./repo.js";
 import { suiteTable } from "./table.js";
+import type { CacheRegistry } from "../../lib/cache.js";
+import type { EventBus } from "../../events/bus.js";
+
+/** Counting a keyword's matches stops here (the answer then says `capped: true`). */
+export const SEARCH_COUNT_CAP = 1000;
+type SuiteTableQuery = AdminTableQuery & { model_id?: number };
 
 /** Unix seconds → `Y-m-d H:i:s` in China time (UTC+8, no daylight saving). */
 export function chinaDateTime(seconds: number): string {
@@ -41,16 +47,37 @@ function toRow(r: SuiteTableRecord): SuiteAdminRow {
  * change goes through the write service (the public site drops the suite at once) and writes
  * one audit row per suite in the same transaction; an unknown id refuses the whole call.
  */
-export function suiteAdminService(db: AppDatabase, deps: { writes: CatalogueWriteService; audit: AuditService }) {
+export function suiteAdminService(
+  db: AppDatabase,
+  deps: { writes: CatalogueWriteService; audit: AuditService; caches: CacheRegistry; bus: EventBus; searchCountCap?: number },
+) {
   const repo = suiteAdminRepo(db);
   const { writes, audit } = deps;
+  const cap = deps.searchCountCap ?? SEARCH_COUNT_CAP;
+  // Totals of the unsearched table by kind and filter (counting 100,000 suites costs ~10 ms a
+  // request); dropped by any change of items or categories, and kept a minute at most, for
+  // writers outside this process's bus.
+  const counts = deps.caches.create<number>({ name: "adminSuiteCounts", maxEntries: 500, freshMs: 60_000 });
+  deps.bus.subscribe((event) => {
+    if (event.type === "items" || event.type === "categories") counts.clear();
+  });
 
   return {
-    async table(q: AdminTableQuery & { model_id?: number }): Promise<{ total: number; rows: SuiteAdminRow[] }> {
+    /**
+     * A page and its total. Without a keyword the total is exact and kept until an item or
+     * category changes; with one, counting stops past SEARCH_COUNT_CAP (`capped: true`).
+     */
+    async table(q: SuiteTableQuery): Promise<{ total: number; rows: SuiteAdminRow[]; capped?: true }> {
       const kind = (q.model_id ?? SUITE_MODEL_ID) === SUITE_MODEL_ID ? "mix" : "single";
+      const descending = (q.order ?? "desc").toLowerCase() !== "asc";
       const parts = suiteTable(q);
-      const { total, rows } = await repo.table(kind, parts, (q.order ?? "desc").toLowerCase() !== "asc");
-      return { total, rows: rows.map(toRow) };
+      if (!q.search?.trim()) {
+        const key = JSON.stringify([kind, q.filter ?? "", q.op ?? ""]);
+        const [rows, total] = await Promise.all([repo.page(kind, parts, descending), counts.get(key, () => repo.count(kind, parts.where))]);
+        return { total, rows: rows.map(toRow) };
+      }
+      const [rows, found] = await Promise.all([repo.page(kind, parts, descending), repo.countUpTo(kind, parts.where, cap)]);
+      return found > cap ? { total: cap, rows: rows.map(toRow), capped: true } : { total: found, rows: rows.map(toRow) };
     },
 
     channels: () => repo.channels(),
