@@ -71,6 +71,15 @@ describe("/panda/sutieList", () => {
     await page.locator(".ant-select-dropdown .ant-select-item-option").first().waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${SHOTS}/category-options.png`, fullPage: true });
+    // A parent takes its children along (channel_id IN parent,children…).
+    const [{ n: inBranch }] = await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from items i join categories c on c.id = i.category_id
+           where i.kind = 'mix' and (c.diyname = 'chuanshao' or c.parent_id = (select id from categories where diyname = 'chuanshao'))`,
+    );
+    await page.locator(".ant-select-dropdown .ant-select-item-option").filter({ hasText: /^DJ串烧$/ }).click();
+    await waitTotal(page, inBranch);
+    await page.getByRole("combobox", { name: "按分类筛选" }).click();
     await page.locator(".ant-select-dropdown .ant-select-item-option").filter({ hasText: child!.name }).first().click();
     await waitTotal(page, child!.n);
     const channelCells = await page.locator("[data-testid=suite-table] tr.ant-table-row td:nth-child(4)").allInnerTexts();
