@@ -45,7 +45,7 @@ const row = z.object({
 export const suiteTableAnswerSchema = z.object({
   total: z.number().int(),
   rows: z.array(row),
-  /** A keyword matched more suites than were counted: `total` is the cap (the table shows 1000+). */
+  /** A keyword matched more suites than were counted: `total` is the cap (the table shows 500+). */
   capped: z.literal(true).optional(),
 });
 

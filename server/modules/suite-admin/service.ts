@@ -11,7 +11,7 @@ import type { CacheRegistry } from "../../lib/cache.js";
 import type { EventBus } from "../../events/bus.js";
 
 /** Counting a keyword's matches stops here (the answer then says `capped: true`). */
-export const SEARCH_COUNT_CAP = 1000;
+export const SEARCH_COUNT_CAP = 500;
 type SuiteTableQuery = AdminTableQuery & { model_id?: number };
 
 /** Unix seconds → `Y-m-d H:i:s` in China time (UTC+8, no daylight saving). */

@@ -133,7 +133,7 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
           total,
           showSizeChanger: true,
           pageSizeOptions: ADMIN_TABLE_PAGE_SIZES.map(String),
-          // A capped total (a broad keyword) reads 共 1000+ 条.
+          // A capped total (a broad keyword) reads 共 500+ 条.
           showTotal: (count) => `共 ${count}${capped ? "+" : ""} 条`,
         }}
       />
