@@ -18,7 +18,7 @@ import { accountRoutes } from "./modules/accounts/routes.js";
 import { adminSessionRoutes } from "./modules/admin/session-routes.js";
 import { catalogRoutes } from "./modules/catalog/routes.js";
 import { collectedRoutes } from "./modules/collected/routes.js";
-import { suiteAdminRoutes } from "./modules/suite-admin/routes.js";
+import { suiteListRoutes } from "./modules/suite-list/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { collectRoutes } from "./modules/collect/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(collectRoutes, { services });
   await app.register(sourcePlayRoutes, { services });
   await app.register(collectedRoutes, { services });
-  await app.register(suiteAdminRoutes, { services });
+  await app.register(suiteListRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

@@ -13,7 +13,7 @@ import { suiteService } from "./modules/catalog/suite-service.js";
 import { viewBuffer } from "./modules/catalog/view-buffer.js";
 import { catalogueWriteService } from "./modules/catalogue-write/service.js";
 import { collectedService } from "./modules/collected/service.js";
-import { suiteAdminService } from "./modules/suite-admin/service.js";
+import { suiteListService } from "./modules/suite-list/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
 import { createCollector } from "./modules/collect/service.js";
@@ -146,7 +146,7 @@ export function createServices({
     sourceHealth: sources.health,
     sourceDirectory,
     collected: collectedService(db, { writes, sourceDirectory, logger }),
-    suiteAdmin: suiteAdminService(db, { writes, audit, caches, bus }),
+    suiteList: suiteListService(db, { writes, audit, caches, bus }),
     sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
     sourceAdmin: sourceAdminService(db, { writes, directory: sourceDirectory, network: sourceNetwork }),
     collector: createCollector({

@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { adminTableMessages as t } from "@contracts/admin-table-texts";
 import { suitePath } from "@contracts/paths";
-import { SUITE_MODEL_ID, type SuiteAdminRow, type SuiteChannelOption, suiteAdminMessages as m } from "@contracts/suite-admin-texts";
+import { SUITE_MODEL_ID, type SuiteAdminRow, type SuiteChannelOption, suiteAdminMessages as m } from "@contracts/suite-list-texts";
 import { App, Button, Popconfirm, Select, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table/interface";
 import { useEffect, useMemo, useRef, useState } from "react";

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { adminTableQuerySchema } from "./admin-table";
-import { SUITE_BATCH_MAX, suiteAdminMessages as m } from "./suite-admin-texts";
+import { SUITE_BATCH_MAX, suiteAdminMessages as m } from "./suite-list-texts";
 
 /**
  * The back office's suite list (issue 12, ADR 0028): `GET /pandaadmin/cms/archives/index` in
  * the FastAdmin CMS addon's conventions (ADMIN-API.md), deletes and enable/disable.
  */
 
-export * from "./suite-admin-texts";
+export * from "./suite-list-texts";
 
 const itemId = (error: string) => z.coerce.number({ error }).int({ error }).positive({ error }).max(2_147_483_647, { error });
 

@@ -9,7 +9,7 @@ import {
   suiteStatusBodySchema,
   suiteTableAnswerSchema,
   suiteTableQuerySchema,
-} from "@contracts/suite-admin";
+} from "@contracts/suite-list";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { declareAccess } from "../../http/auth.js";
@@ -20,11 +20,11 @@ import { auditActor } from "../audit/service.js";
  * The back office's suites (issue 12, ADR 0028): the table at the original's address (its
  * bare `{total, rows}`, ADMIN-API.md), deletes and enable/disable. Content: any enabled admin.
  */
-export const suiteAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+export const suiteListRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   declareAccess(app, "admin");
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin"];
-  const suites = services.suiteAdmin;
+  const suites = services.suiteList;
 
   api.get(
     "/pandaadmin/cms/archives/index",

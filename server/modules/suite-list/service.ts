@@ -1,5 +1,5 @@
 import type { AdminTableQuery } from "@contracts/admin-table";
-import { SUITE_MODEL_ID, SUITE_STATUS_TEXT, type SuiteAdminRow, suiteAdminMessages as m } from "@contracts/suite-admin-texts";
+import { SUITE_MODEL_ID, SUITE_STATUS_TEXT, type SuiteAdminRow, suiteAdminMessages as m } from "@contracts/suite-list-texts";
 import { suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/types.js";
 import { notFound } from "../../errors.js";
@@ -47,7 +47,7 @@ function toRow(r: SuiteTableRecord): SuiteAdminRow {
  * change goes through the write service (the public site drops the suite at once) and writes
  * one audit row per suite in the same transaction; an unknown id refuses the whole call.
  */
-export function suiteAdminService(
+export function suiteListService(
   db: AppDatabase,
   deps: { writes: CatalogueWriteService; audit: AuditService; caches: CacheRegistry; bus: EventBus; searchCountCap?: number },
 ) {
@@ -118,4 +118,4 @@ export function suiteAdminService(
   };
 }
 
-export type SuiteAdminService = ReturnType<typeof suiteAdminService>;
+export type SuiteListService = ReturnType<typeof suiteListService>;
