@@ -9,7 +9,7 @@ export const SUITE_BATCH_MAX = 100;
 export const SUITE_MODEL_ID = 2;
 export const SINGLE_MODEL_ID = 1;
 
-export const suiteAdminMessages = {
+export const suiteListMessages = {
   badIds: "请选择要删除的套曲",
   tooManyIds: `一次最多删除 ${SUITE_BATCH_MAX} 条`,
   badId: "套曲编号无效",
@@ -30,7 +30,7 @@ export const SUITE_STATUS_TEXT = { normal: "正常", hidden: "禁用" } as const
 export type SuiteStatus = keyof typeof SUITE_STATUS_TEXT;
 
 /** One row of GET /pandaadmin/cms/archives/index (the CMS addon's archive row). */
-export interface SuiteAdminRow {
+export interface SuiteListRow {
   id: number;
   channel_id: number | null;
   model_id: number;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { adminTableQuerySchema } from "./admin-table";
-import { SUITE_BATCH_MAX, suiteAdminMessages as m } from "./suite-list-texts";
+import { SUITE_BATCH_MAX, suiteListMessages as m } from "./suite-list-texts";
 
 /**
  * The back office's suite list (issue 12, ADR 0028): `GET /pandaadmin/cms/archives/index` in

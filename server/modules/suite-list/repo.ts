@@ -35,7 +35,7 @@ export interface SuiteSnapshot {
   publishedAt: string;
 }
 
-export function suiteAdminRepo(db: AppDatabase) {
+export function suiteListRepo(db: AppDatabase) {
   return {
     /**
      * A page of one kind's items. The kind is a range, not an equality, and leads the order: an

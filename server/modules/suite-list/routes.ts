@@ -1,7 +1,7 @@
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import { adminTableMessages as t } from "@contracts/admin-table-texts";
 import {
-  suiteAdminMessages as m,
+  suiteListMessages as m,
   suiteChannelsSchema,
   suiteIdParamsSchema,
   suiteIdsBodySchema,

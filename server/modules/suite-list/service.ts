@@ -1,11 +1,11 @@
 import type { AdminTableQuery } from "@contracts/admin-table";
-import { SUITE_MODEL_ID, SUITE_STATUS_TEXT, type SuiteAdminRow, suiteAdminMessages as m } from "@contracts/suite-list-texts";
+import { SUITE_MODEL_ID, SUITE_STATUS_TEXT, type SuiteListRow, suiteListMessages as m } from "@contracts/suite-list-texts";
 import { suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/types.js";
 import { notFound } from "../../errors.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
-import { suiteAdminRepo, type SuiteTableRecord } from "./repo.js";
+import { suiteListRepo, type SuiteTableRecord } from "./repo.js";
 import { suiteTable } from "./table.js";
 import type { CacheRegistry } from "../../lib/cache.js";
 import type { EventBus } from "../../events/bus.js";
@@ -19,7 +19,7 @@ export function chinaDateTime(seconds: number): string {
   return new Date((seconds + 8 * 3600) * 1000).toISOString().slice(0, 19).replace("T", " ");
 }
 
-function toRow(r: SuiteTableRecord): SuiteAdminRow {
+function toRow(r: SuiteTableRecord): SuiteListRow {
   return {
     id: r.id,
     channel_id: r.category_id,
@@ -51,7 +51,7 @@ export function suiteListService(
   db: AppDatabase,
   deps: { writes: CatalogueWriteService; audit: AuditService; caches: CacheRegistry; bus: EventBus; searchCountCap?: number },
 ) {
-  const repo = suiteAdminRepo(db);
+  const repo = suiteListRepo(db);
   const { writes, audit } = deps;
   const cap = deps.searchCountCap ?? SEARCH_COUNT_CAP;
   // Totals of the unsearched table by kind and filter (counting 100,000 suites costs ~10 ms a
@@ -67,7 +67,7 @@ export function suiteListService(
      * A page and its total. Without a keyword the total is exact and kept until an item or
      * category changes; with one, counting stops past SEARCH_COUNT_CAP (`capped: true`).
      */
-    async table(q: SuiteTableQuery): Promise<{ total: number; rows: SuiteAdminRow[]; capped?: true }> {
+    async table(q: SuiteTableQuery): Promise<{ total: number; rows: SuiteListRow[]; capped?: true }> {
       const kind = (q.model_id ?? SUITE_MODEL_ID) === SUITE_MODEL_ID ? "mix" : "single";
       const descending = (q.order ?? "desc").toLowerCase() !== "asc";
       const parts = suiteTable(q);

@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { adminTableMessages as t } from "@contracts/admin-table-texts";
 import { suitePath } from "@contracts/paths";
-import { SUITE_MODEL_ID, type SuiteAdminRow, type SuiteChannelOption, suiteAdminMessages as m } from "@contracts/suite-list-texts";
+import { SUITE_MODEL_ID, type SuiteListRow, type SuiteChannelOption, suiteListMessages as m } from "@contracts/suite-list-texts";
 import { App, Button, Popconfirm, Select, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table/interface";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -58,7 +58,7 @@ export default function SuiteList() {
     }
   }
 
-  async function setStatus(row: SuiteAdminRow) {
+  async function setStatus(row: SuiteListRow) {
     const status = row.status === "normal" ? "hidden" : "normal";
     try {
       const answer = await adminCall("POST", "/api/sutie/status", { ids: [row.id], status });
@@ -70,7 +70,7 @@ export default function SuiteList() {
     }
   }
 
-  const columns: ColumnsType<SuiteAdminRow> = [
+  const columns: ColumnsType<SuiteListRow> = [
     { title: "ID", dataIndex: "id", key: "id", width: 90, sorter: true },
     {
       title: "标题",
@@ -118,7 +118,7 @@ export default function SuiteList() {
 
   return (
     <AdminPage title="套曲列表">
-      <AdminTable<SuiteAdminRow>
+      <AdminTable<SuiteListRow>
         ref={table}
         api="/pandaadmin/cms/archives/index"
         params={{ model_id: SUITE_MODEL_ID }}
