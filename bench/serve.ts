@@ -10,6 +10,7 @@
  * Database: DATABASE_URL (PostgreSQL) when set, else PGlite under DATA_DIR (required). The seed
  * resumes, so a database seeded before is reused as it is (keep DATA_DIR, or the PostgreSQL
  * database, between runs). Charts are rebuilt once before listening, as at start-up.
+ * `--admin` signs an editor `benchadmin` in and hands its token over (bench/admin-suites.ts).
  * `--members N` makes N members `benchmember1…N` with the password BENCH_MEMBER_PASSWORD (for
  * bench/login.ts; made once, kept).
  * `--sources {json}` searches the three built-in sources beside the catalogue, each pointed
@@ -24,7 +25,8 @@ import { buildApp } from "../server/app.js";
 import { loadConfig } from "../server/config.js";
 import { openDatabase } from "../server/db/open.js";
 import { seedDemoCatalogue } from "../server/db/seed/index.js";
-import { users } from "../server/db/schema/index.js";
+import { admins, users } from "../server/db/schema/index.js";
+import { sessionService } from "../server/modules/accounts/session-service.js";
 import { queryRows } from "../server/db/sql.js";
 import { hashPassword } from "../server/modules/accounts/passwords.js";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
@@ -41,6 +43,8 @@ export interface BenchTarget {
   seedMs: number;
   /** Usernames of the bench members (`--members`), all with BENCH_MEMBER_PASSWORD. */
   members: string[];
+  /** A signed-in admin's token (`--admin`), for the back office's benchmarks. */
+  adminToken?: string;
 }
 
 const { values } = parseArgs({
@@ -50,6 +54,7 @@ const { values } = parseArgs({
     web: { type: "boolean", default: false },
     port: { type: "string", default: "0" },
     members: { type: "string", default: "0" },
+    admin: { type: "boolean", default: false },
     sources: { type: "string" },
     "breaker-threshold": { type: "string" },
   },
@@ -106,6 +111,17 @@ if (members.length > 0) {
     .onConflictDoNothing();
 }
 
+// An editor (content access, as most back-office calls need) with a fresh session.
+let adminToken: string | undefined;
+if (values.admin) {
+  await database.db
+    .insert(admins)
+    .values({ username: "benchadmin", passwordHash: await hashPassword(BENCH_MEMBER_PASSWORD), role: "editor" })
+    .onConflictDoNothing();
+  const [admin] = await database.db.select({ id: admins.id }).from(admins).where(sql`lower(${admins.username}) = 'benchadmin'`);
+  adminToken = await sessionService(database.db).createAdminSession(admin!.id);
+}
+
 await app.listen({ host: "127.0.0.1", port: config.port });
 const address = app.server.address();
 const target: BenchTarget = {
@@ -115,6 +131,7 @@ const target: BenchTarget = {
   ids,
   seedMs,
   members,
+  adminToken,
 };
 if (process.send) process.send(target);
 else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 10) })}`);

@@ -21,6 +21,7 @@ import { catalogRoutes } from "./modules/catalog/routes.js";
 import { collectedRoutes } from "./modules/collected/routes.js";
 import { adminCommentRoutes } from "./modules/admin-comments/routes.js";
 import { adminUserRoutes } from "./modules/admin-users/routes.js";
+import { suiteListRoutes } from "./modules/suite-list/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { collectRoutes } from "./modules/collect/routes.js";
 import { dashboardRoutes } from "./modules/dashboard/routes.js";
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(suiteAdminRoutes, { services, uploadsDir: config.uploadsDir });
   await app.register(adminContentRoutes, { services });
   await app.register(siteSettingsRoutes, { services });
+  await app.register(suiteListRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });

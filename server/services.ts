@@ -14,6 +14,7 @@ import { suiteService } from "./modules/catalog/suite-service.js";
 import { viewBuffer } from "./modules/catalog/view-buffer.js";
 import { catalogueWriteService } from "./modules/catalogue-write/service.js";
 import { collectedService } from "./modules/collected/service.js";
+import { suiteListService } from "./modules/suite-list/service.js";
 import { createChartScheduler } from "./modules/charts/scheduler.js";
 import { chartsService } from "./modules/charts/service.js";
 import { createCollector } from "./modules/collect/service.js";
@@ -164,6 +165,7 @@ export function createServices({
     dashboard: dashboardService(db, { ...system, clock, sourceHealth: () => sources.health.list() }),
     sourceDirectory,
     collected: collectedService(db, { writes, sourceDirectory, logger, audit }),
+    suiteList: suiteListService(db, { writes, audit, caches, bus }),
     sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
     adminUsers: adminUserService(db, { audit, sessions }),
     adminComments: adminCommentService(db, { writes, audit }),

@@ -126,6 +126,9 @@ export const items = pgTable(
     // Most viewed per category (getsort filter=hot), visible items only.
     index("items_category_hot_idx").on(t.categoryId, t.viewCount, t.id).where(sql`${t.status} = 'normal'`),
     index("items_kind_latest_idx").on(t.kind, t.publishedAt, t.id),
+    // The back office's suite table (ADR 0028): a kind newest-added first, and by category.
+    index("items_kind_id_idx").on(t.kind, t.id),
+    index("items_kind_category_id_idx").on(t.kind, t.categoryId, t.id),
     index("items_site_kind_idx").on(t.sourceSite, t.kind),
     index("items_recommended_idx").on(t.publishedAt).where(sql`${t.recommended}`),
     // Collected items map back to their origin exactly once.

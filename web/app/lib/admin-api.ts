@@ -70,12 +70,23 @@ export async function adminCall<T>(
 }
 
 /** A table's page (`{total, rows}`), or the error envelope's message thrown as an Error. */
-export async function adminTablePage<Row>(path: string, query: Record<string, string | number | undefined>): Promise<{ total: number; rows: Row[] }> {
+export async function adminTablePage<Row>(
+  path: string,
+  query: Record<string, string | number | undefined>,
+): Promise<{ total: number; rows: Row[]; capped: boolean }> {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
-  const json = (await send("GET", `${path}?${params}`, undefined, false)) as { total?: number; rows?: Row[]; code?: number; msg?: string; data?: { total: number; rows: Row[] } };
+  const json = (await send("GET", `${path}?${params}`, undefined, false)) as {
+    total?: number;
+    rows?: Row[];
+    capped?: boolean;
+    code?: number;
+    msg?: string;
+    data?: { total: number; rows: Row[]; capped?: boolean };
+  };
   // Some tables answer the bare `{total, rows}` (the original's AJAX answer), others inside the envelope.
   const table = Array.isArray(json.rows) ? json : json.code === 1 ? json.data : undefined;
   if (!table || !Array.isArray(table.rows)) throw new Error(json.msg || "获取数据失败");
-  return { total: Number(table.total ?? 0), rows: table.rows };
+  // `capped`: a keyword matched more rows than the server counted; `total` is its cap.
+  return { total: Number(table.total ?? 0), rows: table.rows, capped: table.capped === true };
 }

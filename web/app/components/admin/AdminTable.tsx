@@ -51,6 +51,7 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
   const [search, setSearch] = useState("");
   const [rows, setRows] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
+  const [capped, setCapped] = useState(false);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<Row["id"][]>([]);
   const [version, setVersion] = useState(0);
@@ -80,6 +81,7 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
       if (call !== latest.current) return; // a later request answers instead
       setRows(answer.rows);
       setTotal(answer.total);
+      setCapped(answer.capped);
     } catch (err) {
       if (call === latest.current) void message.error(err instanceof Error && err.message && !/^HTTP|network|fetch/iu.test(err.message) ? err.message : adminTableMessages.loadFailed);
     } finally {
@@ -131,7 +133,8 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
           total,
           showSizeChanger: true,
           pageSizeOptions: ADMIN_TABLE_PAGE_SIZES.map(String),
-          showTotal: (count) => `共 ${count} 条`,
+          // A capped total (a broad keyword) reads 共 500+ 条.
+          showTotal: (count) => `共 ${count}${capped ? "+" : ""} 条`,
         }}
       />
     </div>

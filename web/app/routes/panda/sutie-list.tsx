@@ -1,8 +1,165 @@
+import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { adminTableMessages as t } from "@contracts/admin-table-texts";
+import { suitePath } from "@contracts/paths";
+import { SUITE_MODEL_ID, type SuiteListRow, type SuiteChannelOption, suiteListMessages as m } from "@contracts/suite-list-texts";
+import { App, Button, Popconfirm, Select, Space, Tag } from "antd";
+import type { ColumnsType } from "antd/es/table/interface";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "react-router";
 import { AdminPage } from "../../components/admin/AdminPage";
+import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
 
 export const meta = () => pageMeta("套曲列表");
 
+/** The category filter's options: parents first, each child under its parent. */
+function channelOptions(channels: SuiteChannelOption[]) {
+  const children = (id: number | null) => channels.filter((c) => c.parent_id === id);
+  const roots = channels.filter((c) => c.parent_id === null || !channels.some((p) => p.id === c.parent_id));
+  return roots.flatMap((root) => [
+    { value: root.id, label: root.name },
+    ...children(root.id).map((c) => ({ value: c.id, label: `\u3000${c.name}` })),
+  ]);
+}
+
+/** A category and everything under it: the original's filter sends the whole branch ("51,115,114,50"). */
+function branch(channels: SuiteChannelOption[], id: number): number[] {
+  return [id, ...channels.filter((c) => c.parent_id === id).flatMap((c) => branch(channels, c.id))];
+}
+
+/** 套曲列表 (issue 12, ADR 0028): the suite table, its category filter, deletes and 正常/禁用. */
 export default function SuiteList() {
-  return <AdminPage title="套曲列表" />;
+  const { message } = App.useApp();
+  const table = useRef<AdminTableHandle>(null);
+  const [channels, setChannels] = useState<SuiteChannelOption[]>([]);
+  const [channel, setChannel] = useState<number | undefined>();
+
+  useEffect(() => {
+    void adminCall<SuiteChannelOption[]>("GET", "/api/pandaadmin/sutie/channels")
+      .then((answer) => answer.code === 1 && setChannels(answer.data))
+      .catch(() => undefined);
+  }, []);
+
+  const options = useMemo(() => channelOptions(channels), [channels]);
+  const filter = channel === undefined ? undefined : { channel_id: branch(channels, channel).join(",") };
+  const op = channel === undefined ? undefined : { channel_id: "IN" };
+
+  async function remove(ids: number[], batch: boolean) {
+    const failed = batch ? t.batchDeleteFailed : t.deleteFailed;
+    try {
+      const answer = batch ? await adminCall("DELETE", "/api/sutie/batch", { ids }) : await adminCall("DELETE", `/api/sutie/${ids[0]}`);
+      if (answer.code !== 1) return void message.error(answer.msg || failed);
+      void message.success(batch ? t.batchDeleteOk : t.deleteOk);
+      table.current?.clearSelection();
+      table.current?.reload();
+    } catch {
+      void message.error(failed);
+    }
+  }
+
+  async function setStatus(row: SuiteListRow) {
+    const status = row.status === "normal" ? "hidden" : "normal";
+    try {
+      const answer = await adminCall("POST", "/api/sutie/status", { ids: [row.id], status });
+      if (answer.code !== 1) return void message.error(answer.msg || m.statusFailed);
+      void message.success(answer.msg);
+      table.current?.reload();
+    } catch {
+      void message.error(m.statusFailed);
+    }
+  }
+
+  const columns: ColumnsType<SuiteListRow> = [
+    { title: "ID", dataIndex: "id", key: "id", width: 90, sorter: true },
+    {
+      title: "标题",
+      dataIndex: "title",
+      key: "title",
+      ellipsis: true,
+      render: (title: string, row) => (
+        <a href={suitePath(row.id)} target="_blank" rel="noreferrer">
+          {title}
+        </a>
+      ),
+    },
+    { title: "分类", key: "channel_id", width: 140, render: (_, row) => row.channel?.name ?? "—" },
+    {
+      title: "状态",
+      dataIndex: "status_text",
+      key: "status",
+      width: 90,
+      render: (text: string, row) => <Tag color={row.status === "normal" ? "success" : "default"}>{text}</Tag>,
+    },
+    { title: "发布时间", dataIndex: "publishtime_text", key: "publishtime", width: 180, sorter: true },
+    {
+      title: "操作",
+      key: "actions",
+      width: 200,
+      render: (_, row) => (
+        <Space size={4}>
+          <Link to={`/panda/edit/${row.id}`}>
+            <Button size="small" type="link">
+              编辑
+            </Button>
+          </Link>
+          <Button size="small" type="link" onClick={() => void setStatus(row)}>
+            {row.status === "normal" ? "禁用" : "启用"}
+          </Button>
+          <Popconfirm title={m.deleteConfirm} okText="删除" cancelText="取消" okButtonProps={{ danger: true }} onConfirm={() => remove([row.id], false)}>
+            <Button size="small" type="link" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage title="套曲列表">
+      <AdminTable<SuiteListRow>
+        ref={table}
+        api="/pandaadmin/cms/archives/index"
+        params={{ model_id: SUITE_MODEL_ID }}
+        columns={columns}
+        searchPlaceholder={m.searchPlaceholder}
+        filter={filter}
+        op={op}
+        selectable
+        testId="suite-table"
+        toolbar={({ ids }) => (
+          <>
+            <Link to="/panda/add">
+              <Button type="primary" icon={<PlusOutlined />}>
+                添加
+              </Button>
+            </Link>
+            <Popconfirm
+              title={m.batchDeleteConfirm(ids.length)}
+              okText="删除"
+              cancelText="取消"
+              okButtonProps={{ danger: true }}
+              disabled={ids.length === 0}
+              onConfirm={() => remove(ids, true)}
+            >
+              <Button danger icon={<DeleteOutlined />} disabled={ids.length === 0}>
+                批量删除
+              </Button>
+            </Popconfirm>
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: "label" }}
+              placeholder={m.channelPlaceholder}
+              options={options}
+              value={channel}
+              onChange={(value: number | undefined) => setChannel(value)}
+              style={{ width: 180 }}
+              aria-label={m.channelPlaceholder}
+            />
+          </>
+        )}
+      />
+    </AdminPage>
+  );
 }
