@@ -58,7 +58,7 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
     const writes = app.services.writes;
     const mix = (title: string, at: Date, extra: object = {}) =>
       writes.createItem({ kind: "mix", title, sourceSite: "local", playUrl: `/media/${title}.mp3`, ...extra }).then(async (id) => {
-        await db.update(items).set({ createdAt: at }).where(eq(items.id, id));
+        await db.update(items).set({ createdAt: at }).where(eq(items.id, id)); // behind the write service's back: no writer may back-date a creation
         return id;
       });
     const today = await mix("today-edge", TODAY_EDGE);
@@ -67,7 +67,7 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
     await mix("day-before", LAST_OF_DAY_BEFORE);
     await mix("hidden-old", new Date("2025-01-01T00:00:00Z"), { status: "hidden" });
     const single = await writes.createItem({ kind: "single", title: "single-today", sourceSite: "local", playUrl: "/media/s.mp3" });
-    await db.update(items).set({ createdAt: TODAY_EDGE }).where(eq(items.id, single));
+    await db.update(items).set({ createdAt: TODAY_EDGE }).where(eq(items.id, single)); // behind the write service's back (back-dated)
 
     // Users: the member above (created "really now", i.e. outside the window) plus four at the edges.
     const userAt = async (at: Date) => {
