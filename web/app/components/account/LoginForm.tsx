@@ -79,10 +79,11 @@ export function LoginForm({
         return;
       }
       if (answer.data && typeof answer.data.iscaptcha === "number") setFailures(answer.data.iscaptcha);
-      void message.error(answer.msg || authMessages.loginFailed);
+      // One toast for repeated failures (the same key replaces it), not a stack over the form.
+      void message.error({ key: "login", content: answer.msg || authMessages.loginFailed });
       refreshCaptcha();
     } catch {
-      void message.error(authMessages.loginUnavailable);
+      void message.error({ key: "login", content: authMessages.loginUnavailable });
       refreshCaptcha();
     } finally {
       setLoading(false);

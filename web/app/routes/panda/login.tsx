@@ -106,11 +106,12 @@ function AdminLoginCard() {
         return;
       }
       if (answer.data && typeof answer.data.iscaptcha === "number") setFailures(answer.data.iscaptcha);
-      void message.error(answer.msg || authMessages.loginFailed);
+      // One toast for repeated failures (the same key replaces it), not a stack over the form.
+      void message.error({ key: "admin-login", content: answer.msg || authMessages.loginFailed });
       // A shown captcha is used up by the attempt; one appearing now loads its first image itself.
       if (needCaptcha) refreshCaptcha();
     } catch {
-      void message.error(authMessages.loginUnavailable);
+      void message.error({ key: "admin-login", content: authMessages.loginUnavailable });
       if (needCaptcha) refreshCaptcha();
     } finally {
       setLoading(false);
