@@ -17,7 +17,12 @@ export const sourceAdminMessages = {
   nothingToChange: "没有要修改的内容",
   badLogo: "图标地址须以 / 或 http(s):// 开头",
   notInUse: "该来源未启用或没有适配器，无法试搜",
+  badTimeout: "超时须为 500 到 30000 之间的整数毫秒",
 } as const;
+
+/** An admin's per-source timeout (ms): one request to the source and the search's wait for it. */
+export const SOURCE_TIMEOUT_MIN_MS = 500;
+export const SOURCE_TIMEOUT_MAX_MS = 30_000;
 
 export const sourceCodeSchema = z.string().regex(/^[a-z0-9_-]{2,32}$/u, "来源代码无效").describe("来源代码 (djuu, 172minx…)");
 export const sourceCodeParamsSchema = z.object({ code: sourceCodeSchema });
@@ -32,6 +37,12 @@ export const sourceAdminSchema = z.object({
   /** builtin: a code adapter; generic: configured by data (`config`); none: no adapter (本站). */
   adapter: z.enum(["builtin", "generic", "none"]),
   collectIntervalMinutes: z.number().int(),
+  /** The timeout in effect (ms): the admin's, else the source's default; null when it has no adapter (本站). */
+  timeoutMs: z.number().int().nullable(),
+  /** True when no admin set one (`timeoutMs` is the source's default). */
+  timeoutDefault: z.boolean(),
+  /** The source's own default (ms), shown beside an admin's value; null without an adapter. */
+  defaultTimeoutMs: z.number().int().nullable(),
   /** Searched and played now (enabled, and its adapter is running on this instance). */
   inUse: z.boolean(),
   /** A generic source's configuration as stored, else null. */
@@ -60,6 +71,14 @@ export const sourcePatchSchema = z
       .optional(),
     sort: z.number().int().min(-100_000).max(100_000).optional(),
     collectIntervalMinutes: z.number().int().min(0, "采集间隔不能为负").max(7 * 24 * 60, "采集间隔最多 7 天").optional(),
+    /** null: back to the source's default. */
+    timeoutMs: z
+      .number({ error: sourceAdminMessages.badTimeout })
+      .int(sourceAdminMessages.badTimeout)
+      .min(SOURCE_TIMEOUT_MIN_MS, sourceAdminMessages.badTimeout)
+      .max(SOURCE_TIMEOUT_MAX_MS, sourceAdminMessages.badTimeout)
+      .nullable()
+      .optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, sourceAdminMessages.nothingToChange);
 export type SourcePatch = z.infer<typeof sourcePatchSchema>;

@@ -62,7 +62,7 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
     {
       schema: {
         tags,
-        summary: "修改来源的启用状态、名称、图标、排序或采集间隔",
+        summary: "修改来源的启用状态、名称、图标、排序、采集间隔或超时 (timeoutMs 500-30000 毫秒, null 恢复默认; 内置来源也可设置)",
         params: sourceCodeParamsSchema,
         body: sourcePatchSchema,
         response: { 200: envelope(sourceAdminSchema) },

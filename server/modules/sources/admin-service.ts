@@ -6,7 +6,7 @@ import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { genericSourceConfig } from "./adapters/generic-config.js";
 import type { LiveSourceDirectory } from "./directory.js";
 import { configProblems, type SourceNetwork } from "./generic-source.js";
-import { BUILTIN_SOURCES } from "./registry.js";
+import { BUILTIN_SOURCES, DEFAULT_SOURCE_TIMEOUT_MS } from "./registry.js";
 import { sourceSiteRepo, type SourceSiteRow } from "./site-repo.js";
 import { SourceError } from "./types.js";
 
@@ -19,7 +19,7 @@ const BUILTIN_CODES = new Set([...BUILTIN_SOURCES.map((s) => s.code), LOCAL_CODE
 
 export interface SourceAdminOptions {
   writes: Pick<CatalogueWriteService, "upsertSourceSite" | "updateSourceSite" | "deleteSourceSite">;
-  directory: Pick<LiveSourceDirectory, "list" | "get" | "settled">;
+  directory: Pick<LiveSourceDirectory, "list" | "get" | "settled" | "defaultTimeoutMs">;
   /** Tests only: fixture addresses a stored config may name. */
   network?: SourceNetwork;
 }
@@ -37,7 +37,16 @@ export function sourceAdminService(db: AppDatabase, { writes, directory, network
   const isBuiltin = (code: string, row?: SourceSiteRow) =>
     BUILTIN_CODES.has(code) || (row?.adapterConfig == null && directory.list().some((e) => e.code === code));
 
+  /** The source's default timeout: its adapter's when built here, else its config's or the built-in one. */
+  function defaultTimeout(row: SourceSiteRow, adapter: SourceAdminAnswer["adapter"]): number | null {
+    if (adapter === "none") return null;
+    const configured = row.adapterConfig?.timeoutMs;
+    return directory.defaultTimeoutMs(row.code) ?? (typeof configured === "number" ? configured : DEFAULT_SOURCE_TIMEOUT_MS);
+  }
+
   function view(row: SourceSiteRow): SourceAdminAnswer {
+    const adapter = row.adapterConfig ? "generic" : isBuiltin(row.code, row) && row.code !== LOCAL_CODE ? "builtin" : "none";
+    const defaultTimeoutMs = defaultTimeout(row, adapter);
     return {
       code: row.code,
       name: row.name,
@@ -45,8 +54,11 @@ export function sourceAdminService(db: AppDatabase, { writes, directory, network
       homepage: row.homepage,
       enabled: row.enabled,
       sort: row.sort,
-      adapter: row.adapterConfig ? "generic" : isBuiltin(row.code, row) && row.code !== LOCAL_CODE ? "builtin" : "none",
+      adapter,
       collectIntervalMinutes: row.collectIntervalMinutes,
+      timeoutMs: defaultTimeoutMs === null ? null : (row.timeoutMs ?? defaultTimeoutMs),
+      timeoutDefault: row.timeoutMs === null,
+      defaultTimeoutMs,
       inUse: directory.get(row.code) !== undefined,
       config: row.adapterConfig,
     };
@@ -110,6 +122,9 @@ export function sourceAdminService(db: AppDatabase, { writes, directory, network
           sort: 0,
           adapter: "builtin",
           collectIntervalMinutes: 0,
+          timeoutMs: e.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS,
+          timeoutDefault: true,
+          defaultTimeoutMs: e.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS,
           inUse: true,
           config: null,
         })),

@@ -3,7 +3,7 @@ import type { EventBus } from "../../events/bus.js";
 import { parseGenericConfig } from "./adapters/generic-config.js";
 import { buildGenericSource, type BuiltGenericSource, type SourceNetwork } from "./generic-source.js";
 import { sourceSiteRepo, type SourceSiteRow } from "./site-repo.js";
-import type { SourceAdapterEntry } from "./source-provider.js";
+import { SOURCE_SEARCH_TIMEOUT_MS, type SourceAdapterEntry } from "./source-provider.js";
 
 /**
  * The external sources in use now: what search, play and the collector ask for. A source may
@@ -25,6 +25,8 @@ export interface LiveSourceDirectory extends SourceDirectory {
   /** Resolves once the rebuilds asked for so far are done (a write's caller waits for its change to apply). */
   settled(): Promise<void>;
   onChange(listener: DirectoryListener): () => void;
+  /** A source's timeout when no admin set one (the built-in's, or a generic config's `timeoutMs`). */
+  defaultTimeoutMs(code: string): number | undefined;
   /** The generic sources' sockets; the built-ins are closed by whoever made them. */
   close(): void;
 }
@@ -64,8 +66,18 @@ export function liveSourceDirectory({ db, bus, builtins, userAgent, logger, netw
   let queue: Promise<void> = Promise.resolve();
   let pending: Promise<void> | null = null;
 
-  const shown = (entry: SourceAdapterEntry, row: SourceSiteRow | undefined): SourceAdapterEntry =>
-    row ? { ...entry, name: row.name, homepage: row.homepage, ...(row.logo ? { logo: row.logo } : {}) } : entry;
+  /**
+   * An entry as the row shows it. Its timeout is the row's `timeout_ms` when an admin set one,
+   * else the adapter's own (the built-in default, or the generic config's): set on the entry (the
+   * search's wait) and on its fetcher (each request), so a change applies without a restart.
+   * The entries handed in (`builtins`, a generic's built entry) are never changed: they keep the default.
+   */
+  const shown = (entry: SourceAdapterEntry, row: SourceSiteRow | undefined): SourceAdapterEntry => {
+    const timeoutMs = row?.timeoutMs ?? entry.timeoutMs ?? SOURCE_SEARCH_TIMEOUT_MS;
+    entry.setTimeoutMs?.(timeoutMs);
+    if (!row) return { ...entry, timeoutMs };
+    return { ...entry, timeoutMs, name: row.name, homepage: row.homepage, ...(row.logo ? { logo: row.logo } : {}) };
+  };
 
   /** The generic source of a row: the one built before when its config is unchanged. */
   function genericOf(row: SourceSiteRow & { adapterConfig: Record<string, unknown> }): SourceAdapterEntry | undefined {
@@ -148,6 +160,10 @@ export function liveSourceDirectory({ db, bus, builtins, userAgent, logger, netw
     get: (code) => byCode.get(code),
     refresh,
     settled: () => queue,
+    defaultTimeoutMs(code) {
+      const own = builtins.find((b) => b.code === code) ?? generics.get(code)?.built.entry;
+      return own ? (own.timeoutMs ?? SOURCE_SEARCH_TIMEOUT_MS) : undefined;
+    },
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

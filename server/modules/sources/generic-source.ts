@@ -131,6 +131,7 @@ export function buildGenericSource(
       ...(hlsOnly ? { playFormat: "hls" as const } : {}),
       adapter: createGenericAdapter(config, counted.fetcher),
       media: counted.media,
+      setTimeoutMs: (ms) => fetcher.setTimeoutMs(ms),
     },
     retire: counted.retire,
     close: counted.close,

@@ -36,10 +36,13 @@ export interface SourceDefinition {
   name: string;
   homepage: string;
   logo?: string;
+  /** The built-in default; the directory applies an admin's `source_sites.timeout_ms` over it. */
   timeoutMs: number;
   playFormat?: "hls";
   mediaHosts: string[];
   adapter: SourceAdapter;
+  /** Changes the fetcher's per-request timeout from now on (requests in flight keep theirs). */
+  setTimeoutMs?(ms: number): void;
   /** Streams resolved media that needs headers (a Referer) from `mediaHosts` only. */
   media: MediaStreamer;
 }
@@ -152,6 +155,7 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
       mediaHosts,
       adapter,
       media,
+      setTimeoutMs: (ms) => fetcher.setTimeoutMs(ms),
     };
   });
   return { sources, close: () => closers.splice(0).forEach((close) => close()) };

@@ -12,6 +12,8 @@ export interface SourceSiteRow {
   sort: number;
   adapterConfig: Record<string, unknown> | null;
   collectIntervalMinutes: number;
+  /** An admin's timeout for the source; null = its default. */
+  timeoutMs: number | null;
 }
 
 const columns = {
@@ -23,6 +25,7 @@ const columns = {
   sort: sourceSites.sort,
   adapterConfig: sourceSites.adapterConfig,
   collectIntervalMinutes: sourceSites.collectIntervalMinutes,
+  timeoutMs: sourceSites.timeoutMs,
 };
 
 export function sourceSiteRepo(db: AppDatabase) {

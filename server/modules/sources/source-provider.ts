@@ -11,8 +11,10 @@ export interface SourceAdapterEntry {
   homepage: string;
   /** Address of the site's logo: each hit's `websitelogo` ("" when none). */
   logo?: string;
-  /** How long a search waits for this source (default 3 s). */
+  /** How long a search waits for this source (default 3 s); the directory's entries carry the effective one. */
   timeoutMs?: number;
+  /** Sets the source fetcher's own per-request timeout (the directory calls it with the effective one). */
+  setTimeoutMs?(ms: number): void;
   /** "hls" when the site plays only HLS playlists: hits tell the player so (its route's address cannot). */
   playFormat?: "hls";
   adapter: SourceAdapter;

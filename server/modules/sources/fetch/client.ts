@@ -45,10 +45,9 @@ interface Hop {
  * an honest User-Agent, and a per-source concurrency and rate cap. Statuses are returned; a
  * failure to get an answer is a SourceError.
  */
-export function createSourceFetcher(options: SourceFetcherOptions): SourceFetcher & { close(): void } {
+export function createSourceFetcher(options: SourceFetcherOptions): SourceFetcher & { close(): void; setTimeoutMs(ms: number): void } {
   const {
     source,
-    timeoutMs = 8_000,
     maxBodyBytes = 5 * 1024 * 1024,
     maxRedirects = 3,
     concurrency = 4,
@@ -56,6 +55,8 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
     userAgent,
     logger,
   } = options;
+  // Changeable while running (the back office's per-source timeout); a request keeps the one it started with.
+  let timeoutMs = options.timeoutMs ?? 8_000;
   const allowedHosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   const allowAddresses = new Set(options.allowAddresses ?? []);
   const lookup = guardedLookup(options.lookup ?? systemLookup, allowAddresses);
@@ -163,17 +164,23 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
 
   return {
     async fetch(request) {
-      const timeout = AbortSignal.timeout(timeoutMs);
+      const ms = timeoutMs;
+      const timeout = AbortSignal.timeout(ms);
       const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
       try {
         return await limit(() => run(request, signal), signal);
       } catch (error) {
         if (error instanceof SourceError) throw error;
         if (signal.aborted) {
-          throw new SourceError(source, "timeout", timeout.aborted ? `no complete answer within ${timeoutMs} ms` : "request aborted by the caller");
+          throw new SourceError(source, "timeout", timeout.aborted ? `no complete answer within ${ms} ms` : "request aborted by the caller");
         }
         throw new SourceError(source, "network", (error as Error).message);
       }
+    },
+    setTimeoutMs(ms: number) {
+      timeoutMs = ms;
+      // Read by the agents for each new or freed socket (Node's Agent keeps it in `options`).
+      for (const agent of Object.values(agents)) (agent as unknown as { options: { timeout?: number } }).options.timeout = ms;
     },
     close() {
       agents["http:"].destroy();

@@ -1,0 +1,2 @@
+ALTER TABLE "source_sites" ADD COLUMN "timeout_ms" integer;--> statement-breakpoint
+ALTER TABLE "source_sites" ADD CONSTRAINT "source_sites_timeout_ms_check" CHECK ("source_sites"."timeout_ms" between 500 and 30000);
