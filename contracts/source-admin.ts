@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SOURCE_TIMEOUT_MAX_MS, SOURCE_TIMEOUT_MIN_MS, sourceTimeoutMessage } from "./source-admin-texts";
 
 /**
  * The back office's sources (issue 11, ADR 0026): every `source_sites` row and every source in
@@ -17,12 +18,8 @@ export const sourceAdminMessages = {
   nothingToChange: "没有要修改的内容",
   badLogo: "图标地址须以 / 或 http(s):// 开头",
   notInUse: "该来源未启用或没有适配器，无法试搜",
-  badTimeout: "超时须为 500 到 30000 之间的整数毫秒",
+  badTimeout: sourceTimeoutMessage,
 } as const;
-
-/** An admin's per-source timeout (ms): one request to the source and the search's wait for it. */
-export const SOURCE_TIMEOUT_MIN_MS = 500;
-export const SOURCE_TIMEOUT_MAX_MS = 30_000;
 
 export const sourceCodeSchema = z.string().regex(/^[a-z0-9_-]{2,32}$/u, "来源代码无效").describe("来源代码 (djuu, 172minx…)");
 export const sourceCodeParamsSchema = z.object({ code: sourceCodeSchema });

@@ -91,7 +91,12 @@ export default function Sources() {
         ),
     },
     { title: "排序", dataIndex: "sort", width: 70 },
-    { title: "超时", key: "timeout", width: 90, render: (_v, row) => (typeof row.config?.timeoutMs === "number" ? `${row.config.timeoutMs} ms` : row.adapter === "none" ? "-" : "默认") },
+    {
+      title: "超时",
+      key: "timeout",
+      width: 110,
+      render: (_v, row) => (row.timeoutMs === null ? "-" : row.timeoutDefault ? <span title="默认">{row.timeoutMs} ms（默认）</span> : `${row.timeoutMs} ms`),
+    },
     { title: "采集间隔", dataIndex: "collectIntervalMinutes", width: 100, render: (m: number) => (m > 0 ? `${m} 分钟` : "不定时") },
     {
       title: "健康",

@@ -1,5 +1,6 @@
 import { adminPeoplePaths } from "@contracts/admin-people-texts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
+import { SOURCE_TIMEOUT_MAX_MS, SOURCE_TIMEOUT_MIN_MS, sourceTimeoutMessage } from "@contracts/source-admin-texts";
 import { Alert, App, Form, Input, InputNumber, Modal, Switch } from "antd";
 import { useEffect, useState } from "react";
 import { adminCall } from "../../../lib/admin-api";
@@ -29,6 +30,8 @@ export function SourceEditDialog({ open, source, onClose, onSaved }: { open: boo
   const [saving, setSaving] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const generic = source === null || source.adapter === "generic";
+  const hasAdapter = source === null || source.adapter !== "none";
+  const defaultTimeout = source?.defaultTimeoutMs ?? 3000;
 
   useEffect(() => {
     if (!open) return;
@@ -41,7 +44,8 @@ export function SourceEditDialog({ open, source, onClose, onSaved }: { open: boo
       enabled: source?.enabled ?? true,
       sort: source?.sort ?? 0,
       collectIntervalMinutes: source?.collectIntervalMinutes ?? 0,
-      timeoutMs: typeof config?.timeoutMs === "number" ? config.timeoutMs : null,
+      // The admin's own value (PATCH timeoutMs); empty: the source's default (a generic config's `timeoutMs`, else 3 s).
+      timeoutMs: source && !source.timeoutDefault ? source.timeoutMs : null,
       config: config ? JSON.stringify(config, null, 2) : "",
     });
   }, [open, source, form]);
@@ -54,12 +58,11 @@ export function SourceEditDialog({ open, source, onClose, onSaved }: { open: boo
       const code = source?.code ?? v.code.trim();
       if (generic) {
         const config = JSON.parse(v.config) as Record<string, unknown>;
-        if (v.timeoutMs) config.timeoutMs = v.timeoutMs;
-        else delete config.timeoutMs;
         const put = await adminCall("PUT", adminPeoplePaths.source(code), { ...config, code });
         if (put.code !== 1) return setServerError(put.msg || adminTableMessages.saveFailed);
       }
       const patch: Record<string, unknown> = { enabled: v.enabled, sort: v.sort, collectIntervalMinutes: v.collectIntervalMinutes, logo: v.logo.trim() || null };
+      if (hasAdapter) patch.timeoutMs = v.timeoutMs ?? null;
       if (v.name.trim()) patch.name = v.name.trim();
       const res = await adminCall("PATCH", adminPeoplePaths.source(code), patch);
       if (res.code !== 1) return setServerError(res.msg || adminTableMessages.saveFailed);
@@ -96,9 +99,13 @@ export function SourceEditDialog({ open, source, onClose, onSaved }: { open: boo
           <Form.Item label="采集间隔 (分钟，0 为不定时采集)" name="collectIntervalMinutes">
             <InputNumber min={0} max={7 * 24 * 60} precision={0} />
           </Form.Item>
-          {generic ? (
-            <Form.Item label="超时 (毫秒，留空为默认)" name="timeoutMs">
-              <InputNumber min={500} max={30000} precision={0} />
+          {hasAdapter ? (
+            <Form.Item
+              label={`超时 (毫秒，留空为默认 ${defaultTimeout})`}
+              name="timeoutMs"
+              rules={[{ type: "number", min: SOURCE_TIMEOUT_MIN_MS, max: SOURCE_TIMEOUT_MAX_MS, message: sourceTimeoutMessage }]}
+            >
+              <InputNumber min={SOURCE_TIMEOUT_MIN_MS} max={SOURCE_TIMEOUT_MAX_MS} precision={0} placeholder={String(defaultTimeout)} aria-label="超时" style={{ width: 160 }} />
             </Form.Item>
           ) : null}
         </div>
@@ -122,7 +129,7 @@ export function SourceEditDialog({ open, source, onClose, onSaved }: { open: boo
             <Input.TextArea rows={12} spellCheck={false} style={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", fontSize: 12 }} aria-label="通用来源配置" />
           </Form.Item>
         ) : (
-          <Alert type="info" showIcon message="内置来源的适配器由代码提供：这里只能修改启用、名称、图标、排序和采集间隔。" />
+          <Alert type="info" showIcon message="内置来源的适配器由代码提供：这里只能修改启用、名称、图标、排序、采集间隔和超时。" />
         )}
         {serverError ? <Alert type="error" showIcon message={serverError} style={{ marginTop: 12, whiteSpace: "pre-wrap" }} data-testid="source-error" /> : null}
       </Form>
