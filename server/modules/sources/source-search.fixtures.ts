@@ -17,6 +17,8 @@ const djuuConfig = JSON.parse(readFileSync(new URL("./adapters/djuu.generic.json
 export interface FixtureSource {
   site: FixtureSite;
   entry: SourceAdapterEntry;
+  /** The site's fetcher (a test may hand the entry `setTimeoutMs` through it). */
+  fetcher: ReturnType<typeof fetcherFor>;
   /** Search requests the site received. */
   searches(): number;
   close(): Promise<void>;
@@ -46,6 +48,7 @@ async function fixtureSource(
   return {
     site,
     entry: build(site, fetcher),
+    fetcher,
     searches: () => site.hits.filter((h) => h.path === "/search").length,
     close: async () => {
       fetcher.close();

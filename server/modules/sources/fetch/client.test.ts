@@ -85,6 +85,20 @@ describe("the source fetcher", () => {
     expect(performance.now() - began).toBeLessThan(600);
   });
 
+  it("takes a new time limit at run time: requests started after it use it, one in flight keeps its own", async () => {
+    const client = await setup({ timeoutMs: 2_000, concurrency: 4 });
+    site.route("/hang", hang);
+    const began = performance.now();
+    const inFlight = failure(client.fetch({ url: `${site.url}/hang` }));
+    client.setTimeoutMs(150);
+    const error = await failure(client.fetch({ url: `${site.url}/hang` }));
+    expect(error).toMatchObject({ kind: "timeout", message: "no complete answer within 150 ms" });
+    expect(performance.now() - began).toBeLessThan(1_000);
+    const first = await inFlight;
+    expect(first.message).toBe("no complete answer within 2000 ms");
+    expect(performance.now() - began).toBeGreaterThan(1_900);
+  });
+
   it("bounds the whole request, body included: headers sent then silence is a timeout", async () => {
     const client = await setup({ timeoutMs: 200 });
     site.route("/trickle", (_req, res) => {
