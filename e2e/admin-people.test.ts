@@ -207,7 +207,16 @@ describe("the back office's people and content screens", () => {
     await sources.locator("tr", { hasText: "djuu" }).getByRole("button", { name: "设置" }).click();
     await page.getByText("内置来源的适配器由代码提供").waitFor();
     await shot(page, "sources-settings");
-    await page.getByRole("button", { name: "取 消" }).or(page.getByRole("button", { name: "取消" })).first().click();
+    // A built-in source's timeout: shown as its default, then set by the admin and applied at once.
+    const djuuRow = sources.locator("tr", { hasText: "djuu" });
+    expect(await djuuRow.textContent()).toContain("5000 ms 默认");
+    await page.getByLabel("超时").fill("1500");
+    await page.getByRole("dialog").getByRole("button", { name: /保\s?存/u }).click();
+    await page.getByText("保存成功").waitFor();
+    await djuuRow.getByText("1500 ms", { exact: true }).waitFor();
+    expect(server.app.services.sourceDirectory.get("djuu")?.timeoutMs).toBe(1_500);
+    await shot(page, "sources-timeout");
+    await page.getByText("保存成功").waitFor({ state: "hidden" }); // the next save shows its own
     await page.getByRole("button", { name: "新增通用来源" }).click();
     await page.getByLabel("通用来源配置").fill('{"name": "坏配置"}');
     await page.getByLabel("来源代码").fill("broken");

@@ -22,7 +22,9 @@ export default function Sources() {
   const { message } = App.useApp();
   const [rows, setRows] = useState<Row[]>([]);
   const [loading, setLoading] = useState(false);
-  const [editing, setEditing] = useState<{ source: SourceRow | null } | null>(null);
+  // The source stays while the dialog closes: its fade-out must not show the "new source" form.
+  const [editing, setEditing] = useState<{ source: SourceRow | null; open: boolean }>({ source: null, open: false });
+  const closeEditing = () => setEditing((e) => ({ ...e, open: false }));
   const [trying, setTrying] = useState<SourceRow | null>(null);
 
   const load = useCallback(async () => {
@@ -95,7 +97,15 @@ export default function Sources() {
       title: "超时",
       key: "timeout",
       width: 110,
-      render: (_v, row) => (row.timeoutMs === null ? "-" : row.timeoutDefault ? <span title="默认">{row.timeoutMs} ms（默认）</span> : `${row.timeoutMs} ms`),
+      render: (_v, row) =>
+        row.timeoutMs === null ? (
+          "-"
+        ) : (
+          <span style={{ whiteSpace: "nowrap" }}>
+            {row.timeoutMs} ms
+            {row.timeoutDefault ? <Typography.Text type="secondary"> 默认</Typography.Text> : null}
+          </span>
+        ),
     },
     { title: "采集间隔", dataIndex: "collectIntervalMinutes", width: 100, render: (m: number) => (m > 0 ? `${m} 分钟` : "不定时") },
     {
@@ -133,7 +143,7 @@ export default function Sources() {
       render: (_v, row) =>
         row.adapter === "none" ? null : (
           <Space size="small">
-            <Button size="small" onClick={() => setEditing({ source: row })}>
+            <Button size="small" onClick={() => setEditing({ source: row, open: true })}>
               设置
             </Button>
             <Button size="small" disabled={!row.inUse} onClick={() => setTrying(row)}>
@@ -154,18 +164,18 @@ export default function Sources() {
   return (
     <AdminPage title="来源管理">
       <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => setEditing({ source: null })}>
+        <Button type="primary" onClick={() => setEditing({ source: null, open: true })}>
           新增通用来源
         </Button>
         <Button onClick={() => void load()}>刷新</Button>
       </Space>
       <Table<Row> rowKey="code" columns={columns} dataSource={rows} loading={loading} pagination={false} scroll={{ x: 1100 }} data-testid="source-table" />
       <SourceEditDialog
-        open={editing !== null}
-        source={editing?.source ?? null}
-        onClose={() => setEditing(null)}
+        open={editing.open}
+        source={editing.source}
+        onClose={closeEditing}
         onSaved={() => {
-          setEditing(null);
+          closeEditing();
           void load();
         }}
       />
