@@ -16,22 +16,26 @@ import type { DjListNode } from "@contracts/suite";
 import { createdAt, idColumn, oneOf, tstz, updatedAt } from "./columns.js";
 
 /** Where an item comes from: djuu, 172minx (shown as 172Mix), vvvdj, or `local` (our own). */
-export const sourceSites = pgTable("source_sites", {
-  code: text("code").primaryKey(),
-  name: text("name").notNull(),
-  logo: text("logo"),
-  homepage: text("homepage").notNull(),
-  enabled: boolean("enabled").notNull().default(true),
-  sort: integer("sort").notNull().default(0),
-  /** A generic source's adapter configuration (adapters/generic-config.ts); null for the built-in adapters. */
-  adapterConfig: jsonb("adapter_config").$type<Record<string, unknown>>(),
-  /** Minutes between scheduled collection jobs; 0 = collected only when an admin starts it. */
-  collectIntervalMinutes: integer("collect_interval_minutes").notNull().default(0),
-  /** One request and the search's wait for this source; null = the source's own default (3 s, or a generic config's `timeoutMs`). */
-  timeoutMs: integer("timeout_ms"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [check("source_sites_timeout_ms_check", sql`${t.timeoutMs} between 500 and 30000`)]);
+export const sourceSites = pgTable(
+  "source_sites",
+  {
+    code: text("code").primaryKey(),
+    name: text("name").notNull(),
+    logo: text("logo"),
+    homepage: text("homepage").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    sort: integer("sort").notNull().default(0),
+    /** A generic source's adapter configuration (adapters/generic-config.ts); null for the built-in adapters. */
+    adapterConfig: jsonb("adapter_config").$type<Record<string, unknown>>(),
+    /** Minutes between scheduled collection jobs; 0 = collected only when an admin starts it. */
+    collectIntervalMinutes: integer("collect_interval_minutes").notNull().default(0),
+    /** One request and the search's wait for this source; null = the source's own default (3 s, or a generic config's `timeoutMs`). */
+    timeoutMs: integer("timeout_ms"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("source_sites_timeout_ms_check", sql`${t.timeoutMs} between 500 and 30000`)],
+);
 
 /** Menu categories; `diyname` is the URL slug of /sort/{diyname}; model_id 2 lists in "latest" style. */
 export const categories = pgTable(
