@@ -111,7 +111,7 @@ export default function Sources() {
     {
       title: "健康",
       key: "health",
-      width: 280,
+      width: 240,
       render: (_v, row) => {
         const h = row.health;
         if (!h) return <Typography.Text type="secondary">{row.inUse ? "尚无调用" : "-"}</Typography.Text>;
@@ -139,7 +139,7 @@ export default function Sources() {
     {
       title: "操作",
       key: "actions",
-      width: 200,
+      width: 170,
       render: (_v, row) =>
         row.adapter === "none" ? null : (
           <Space size="small">
@@ -169,7 +169,7 @@ export default function Sources() {
         </Button>
         <Button onClick={() => void load()}>刷新</Button>
       </Space>
-      <Table<Row> rowKey="code" columns={columns} dataSource={rows} loading={loading} pagination={false} scroll={{ x: 1100 }} data-testid="source-table" />
+      <Table<Row> rowKey="code" columns={columns} dataSource={rows} loading={loading} pagination={false} scroll={{ x: 1000 }} data-testid="source-table" />
       <SourceEditDialog
         open={editing.open}
         source={editing.source}
