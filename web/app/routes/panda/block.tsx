@@ -1,7 +1,7 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { adminContentPaths as paths } from "@contracts/admin-content-texts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Popconfirm, Space, Tag } from "antd";
+import { App, Button, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
@@ -10,6 +10,7 @@ import { adminSave } from "../../components/admin/content/admin-save";
 import { BlockDialog, type BlockRecord } from "../../components/admin/content/BlockDialog";
 import { BlockItemsDrawer } from "../../components/admin/content/BlockItems";
 import { pageMeta } from "../../lib/site";
+import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
 export const meta = () => pageMeta("区块管理");
 
@@ -49,11 +50,7 @@ export default function BlockManager() {
           <Button type="link" size="small" onClick={() => setEditing({ record })}>
             编辑
           </Button>
-          <Popconfirm title={`确定删除区块「${record.name}」及其全部内容吗？`} okText="删除" cancelText="取消" onConfirm={() => remove(record)}>
-            <Button type="link" size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
+          <DeleteConfirm title={`确定删除区块「${record.name}」及其全部内容吗？`} onConfirm={() => remove(record)} link />
         </Space>
       ),
     },

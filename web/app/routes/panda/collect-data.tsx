@@ -1,6 +1,6 @@
 import { adminPeoplePaths } from "@contracts/admin-people-texts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Popconfirm, Radio, Space, Tag } from "antd";
+import { App, Button, Radio, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useCallback, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
@@ -9,6 +9,7 @@ import { CollectProgress } from "../../components/admin/people/CollectProgress";
 import { adminCall } from "../../lib/admin-api";
 import { formatTime } from "../../lib/admin-format";
 import { pageMeta } from "../../lib/site";
+import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
 export const meta = () => pageMeta("采集数据");
 
@@ -104,11 +105,7 @@ export default function CollectData() {
           <Button size="small" type="primary" ghost onClick={() => void process([row.id])}>
             {row.status === "1" ? "重新处理" : "处理"}
           </Button>
-          <Popconfirm title="删除这条采集数据？(已生成的套曲保留)" okText="删除" cancelText="取消" onConfirm={() => remove([row.id])}>
-            <Button size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
+          <DeleteConfirm title="删除这条采集数据？(已生成的套曲保留)" onConfirm={() => remove([row.id])} />
         </Space>
       ),
     },
@@ -141,11 +138,7 @@ export default function CollectData() {
             <Button type="primary" disabled={ids.length === 0} onClick={() => void process(ids)}>
               批量处理
             </Button>
-            <Popconfirm title={`删除选中的 ${ids.length} 条采集数据？`} okText="删除" cancelText="取消" onConfirm={() => remove(ids)} disabled={ids.length === 0}>
-              <Button danger disabled={ids.length === 0}>
-                批量删除
-              </Button>
-            </Popconfirm>
+            <DeleteConfirm title={`删除选中的 ${ids.length} 条采集数据？`} onConfirm={() => remove(ids)} label="批量删除" disabled={ids.length === 0} />
           </>
         )}
       />

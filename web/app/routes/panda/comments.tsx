@@ -1,6 +1,6 @@
 import { adminCommentMessages, adminPeoplePaths, COMMENT_STATUS_TEXT } from "@contracts/admin-people-texts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Input, Popconfirm, Select, Space, Tag, Typography } from "antd";
+import { App, Button, Input, Select, Space, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useMemo, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
@@ -8,6 +8,7 @@ import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminT
 import { adminCall } from "../../lib/admin-api";
 import { formatTime } from "../../lib/admin-format";
 import { pageMeta } from "../../lib/site";
+import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
 export const meta = () => pageMeta("评论管理");
 
@@ -85,11 +86,7 @@ export default function Comments() {
           <Button size="small" onClick={() => void hide([row.id], row.status === "normal")}>
             {row.status === "normal" ? "隐藏" : "显示"}
           </Button>
-          <Popconfirm title="删除这条评论（连同回复）？" okText="删除" cancelText="取消" onConfirm={() => remove([row.id])}>
-            <Button size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
+          <DeleteConfirm title="删除这条评论（连同回复）？" onConfirm={() => remove([row.id])} />
         </Space>
       ),
     },
@@ -126,11 +123,7 @@ export default function Comments() {
             <Button disabled={ids.length === 0} onClick={() => void hide(ids, true)}>
               批量隐藏
             </Button>
-            <Popconfirm title={`删除选中的 ${ids.length} 条评论？`} okText="删除" cancelText="取消" onConfirm={() => remove(ids)} disabled={ids.length === 0}>
-              <Button danger disabled={ids.length === 0}>
-                批量删除
-              </Button>
-            </Popconfirm>
+            <DeleteConfirm title={`删除选中的 ${ids.length} 条评论？`} onConfirm={() => remove(ids)} label="批量删除" disabled={ids.length === 0} />
           </>
         )}
       />

@@ -1,6 +1,6 @@
 import { adminPeoplePaths } from "@contracts/admin-people-texts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Popconfirm, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
+import { App, Button, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useCallback, useEffect, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
@@ -9,6 +9,7 @@ import { SourceTryDialog } from "../../components/admin/people/SourceTryDialog";
 import { ADAPTER_TEXT, BREAKER_TEXT, type SourceHealth, type SourceRow } from "../../components/admin/people/source-types";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
+import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
 export const meta = () => pageMeta("来源管理");
 
@@ -150,11 +151,7 @@ export default function Sources() {
               试搜
             </Button>
             {row.adapter === "generic" ? (
-              <Popconfirm title={`删除来源 ${row.name}？`} okText="删除" cancelText="取消" onConfirm={() => remove(row)}>
-                <Button size="small" danger>
-                  删除
-                </Button>
-              </Popconfirm>
+              <DeleteConfirm title={`删除来源 ${row.name}？`} onConfirm={() => remove(row)} />
             ) : null}
           </Space>
         ),

@@ -1,7 +1,7 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { adminContentPaths as paths, CATEGORY_MODELS } from "@contracts/admin-content-texts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Popconfirm, Space, Tag } from "antd";
+import { App, Button, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
@@ -9,6 +9,7 @@ import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminT
 import { adminSave } from "../../components/admin/content/admin-save";
 import { CategoryDialog, type CategoryRecord } from "../../components/admin/content/CategoryDialog";
 import { pageMeta } from "../../lib/site";
+import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
 export const meta = () => pageMeta("套曲分类");
 
@@ -60,11 +61,7 @@ export default function SuiteCategories() {
           <Button type="link" size="small" onClick={() => setEditing({ record })}>
             编辑
           </Button>
-          <Popconfirm title={`确定删除分类「${record.name}」吗？`} okText="删除" cancelText="取消" onConfirm={() => remove(record)}>
-            <Button type="link" size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
+          <DeleteConfirm title={`确定删除分类「${record.name}」吗？`} onConfirm={() => remove(record)} link />
         </Space>
       ),
     },

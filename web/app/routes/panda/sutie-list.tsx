@@ -10,6 +10,7 @@ import { AdminPage } from "../../components/admin/AdminPage";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
+import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
 export const meta = () => pageMeta("套曲列表");
 
@@ -106,11 +107,7 @@ export default function SuiteList() {
           <Button size="small" type="link" onClick={() => void setStatus(row)}>
             {row.status === "normal" ? "禁用" : "启用"}
           </Button>
-          <Popconfirm title={m.deleteConfirm} okText="删除" cancelText="取消" okButtonProps={{ danger: true }} onConfirm={() => remove([row.id], false)}>
-            <Button size="small" type="link" danger>
-              删除
-            </Button>
-          </Popconfirm>
+          <DeleteConfirm title={m.deleteConfirm} onConfirm={() => remove([row.id], false)} link />
         </Space>
       ),
     },

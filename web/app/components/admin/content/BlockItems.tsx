@@ -8,11 +8,12 @@ import {
   blockTexts as t,
 } from "@contracts/admin-content-texts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Drawer, Form, Image, Input, InputNumber, Modal, Popconfirm, Space, Table, Upload } from "antd";
+import { App, Button, Drawer, Form, Image, Input, InputNumber, Modal, Space, Table, Upload } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { adminCall } from "../../../lib/admin-api";
 import { adminSave } from "./admin-save";
 import type { BlockRecord } from "./BlockDialog";
+import { DeleteConfirm } from "../DeleteConfirm";
 
 interface ItemRecord {
   id: number;
@@ -84,11 +85,7 @@ export function BlockItemsDrawer({ block, onClose, onChanged }: { block: BlockRe
                 <Button type="link" size="small" onClick={() => setEditing({ record })}>
                   编辑
                 </Button>
-                <Popconfirm title={`确定删除「${record.name}」吗？`} okText="删除" cancelText="取消" onConfirm={() => remove(record)}>
-                  <Button type="link" size="small" danger>
-                    删除
-                  </Button>
-                </Popconfirm>
+                <DeleteConfirm title={`确定删除「${record.name}」吗？`} onConfirm={() => remove(record)} link />
               </Space>
             ),
           },
