@@ -73,6 +73,8 @@ describe("loadConfig", () => {
   it("runs collect jobs every minute with a two-minute lease unless told otherwise; 0 turns the runner off", () => {
     expect(loadConfig({})).toMatchObject({ collectIntervalMs: 60_000, collectLeaseMs: 120_000 });
     expect(loadConfig({ COLLECT_INTERVAL_MS: "0", COLLECT_LEASE_MS: "30000" })).toMatchObject({ collectIntervalMs: 0, collectLeaseMs: 30_000 });
+    expect(loadConfig({})).toMatchObject({ uploadSweepIntervalMs: 6 * 3600_000 });
+    expect(loadConfig({ UPLOAD_SWEEP_INTERVAL_MS: "0" })).toMatchObject({ uploadSweepIntervalMs: 0 });
     expect(() => loadConfig({ COLLECT_INTERVAL_MS: "10" })).toThrow(/COLLECT_INTERVAL_MS/);
     expect(() => loadConfig({ COLLECT_LEASE_MS: "0" })).toThrow(/COLLECT_LEASE_MS/);
   });

@@ -48,6 +48,8 @@ const envSchema = z.object({
     .default(60_000),
   /** How long a collect job stays held by its runner without storing a page (a dead runner's job is taken after it). */
   COLLECT_LEASE_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** Milliseconds between sweeps of unused uploaded covers, media and block images; 0 = never. */
+  UPLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(6 * 3600_000),
   /** External DJ sites searched and played beside the catalogue (issue 11), e.g. `djuu,172minx,vvvdj`; unset = none. */
   EXTERNAL_SOURCES: z
     .string()
@@ -83,6 +85,7 @@ export interface Config {
   /** Collect runner and schedule: milliseconds between looks (0 = this instance runs no collect job). */
   collectIntervalMs: number;
   collectLeaseMs: number;
+  uploadSweepIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -124,5 +127,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalSources: e.EXTERNAL_SOURCES ?? [],
     collectIntervalMs: e.COLLECT_INTERVAL_MS,
     collectLeaseMs: e.COLLECT_LEASE_MS,
+    uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,
   };
 }

@@ -1,0 +1,80 @@
+import { readdir, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { AppDatabase, DbLogger } from "../../db/types.js";
+import { queryRows } from "../../db/sql.js";
+
+/**
+ * Uploaded files nobody uses: a cover or media file uploaded in the suite form that was never
+ * saved, or replaced by a later upload. They are removed once they are older than
+ * `olderThanMs` (a form may stay open for hours) and no item or block item names them.
+ * Avatars are left alone: the profile replaces its own. Hidden files (`.incoming-…`, chunk
+ * folders) belong to uploads in progress, which clean up after themselves.
+ */
+export const SWEPT_FOLDERS = ["covers", "media", "blocks"] as const;
+export const ORPHAN_MIN_AGE_MS = 24 * 3600_000;
+
+/** Every `/uploads/…` address the catalogue still names (one scan: the sweep runs rarely). */
+async function namedUploads(db: AppDatabase): Promise<Set<string>> {
+  const rows = await queryRows<{ url: string }>(
+    db,
+    sql`select cover as url from items where cover like '/uploads/%'
+        union select play_url from items where play_url like '/uploads/%'
+        union select image from block_items where image like '/uploads/%'`,
+  );
+  return new Set(rows.map((r) => r.url));
+}
+
+export async function sweepOrphanUploads({
+  db,
+  uploadsDir,
+  now = Date.now(),
+  olderThanMs = ORPHAN_MIN_AGE_MS,
+  logger,
+}: {
+  db: AppDatabase;
+  uploadsDir: string;
+  now?: number;
+  olderThanMs?: number;
+  logger?: Pick<DbLogger, "info" | "warn">;
+}): Promise<{ removed: string[]; kept: number }> {
+  const named = await namedUploads(db);
+  const removed: string[] = [];
+  let kept = 0;
+  for (const folder of SWEPT_FOLDERS) {
+    const dir = path.join(uploadsDir, folder);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (name.startsWith(".")) continue;
+      const url = `/uploads/${folder}/${name}`;
+      const file = path.join(dir, name);
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile() || named.has(url) || now - info.mtimeMs < olderThanMs) {
+        kept++;
+        continue;
+      }
+      try {
+        await unlink(file);
+        removed.push(url);
+      } catch (err) {
+        logger?.warn({ err, file }, "could not remove an unused upload");
+      }
+    }
+  }
+  if (removed.length > 0) logger?.info({ removed: removed.length, kept }, "unused uploads removed");
+  return { removed, kept };
+}
+
+/** Sweeps every `intervalMs` (0 = never), first a minute after start; timers never hold the process. */
+export function scheduleOrphanSweeps(run: () => Promise<unknown>, intervalMs: number, logger: Pick<DbLogger, "warn">): () => void {
+  if (intervalMs <= 0) return () => {};
+  const sweep = () => void run().catch((err) => logger.warn({ err }, "upload sweep failed"));
+  const first = setTimeout(sweep, 60_000);
+  const every = setInterval(sweep, intervalMs);
+  first.unref();
+  every.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+}
