@@ -5,7 +5,7 @@ import type { AppDatabase, DbLogger } from "../../db/types.js";
 import { notFound } from "../../errors.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
-import { type ImageBox, imageStore } from "./image-upload.js";
+import { type ImageBox, imageStore } from "../../lib/image-upload.js";
 import { adminContentRepo } from "./repo.js";
 import { blockTable } from "./tables.js";
 

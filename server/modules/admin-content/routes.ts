@@ -28,7 +28,7 @@ import { badRequest } from "../../errors.js";
 import { declareAccess } from "../../http/auth.js";
 import type { AppServices } from "../../services.js";
 import { auditActor } from "../audit/service.js";
-import { readUploadPart } from "./image-upload.js";
+import { readUploadPart } from "../../lib/image-upload.js";
 
 /**
  * The back office's categories and blocks (issue 12, ADR 0030); any enabled admin. Tables answer

@@ -62,7 +62,7 @@ describe.each(testEngines())("suite form uploads on %s", (engine) => {
     const res = await upload("cover", { name: "photo.jpg", type: "image/jpeg", bytes: await taggedJpeg() });
     expect(res.json()).toMatchObject({ code: 1, msg: "封面上传成功" });
     const { url } = res.json().data as { url: string };
-    expect(url).toMatch(/^\/uploads\/covers\/[0-9a-f]{20}\.webp$/);
+    expect(url).toMatch(/^\/uploads\/covers\/[0-9a-z]+-[0-9a-f]{16}\.webp$/);
     const served = await app.inject(url);
     expect(served.headers["content-type"]).toBe("image/webp");
     const meta = await sharp(served.rawPayload).metadata();

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdir, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { AppError, badRequest } from "../../errors.js";
+import { AppError, badRequest } from "../errors.js";
 
 /**
- * Images the back office uploads (block pictures today; the suite editor's covers can share it):
+ * Images the back office uploads (suite covers, block pictures):
  * the bytes are decoded (never the name or type trusted), turned upright, shrunk to fit a box,
  * and re-encoded as WebP without metadata, as avatars are (modules/profile/avatar-service.ts).
  */
@@ -20,6 +20,8 @@ export interface ImageBox {
   height: number;
   /** `inside`: the whole picture, no larger than the box (logos); `cover`: cropped to the box (banners). */
   fit: "inside" | "cover";
+  /** Enlarge a smaller picture to the box (covers are always the same square); default no. */
+  enlarge?: boolean;
 }
 
 /** The picture as WebP within `box`; 400 with `notImage` when the bytes are not a usable image. */
@@ -34,7 +36,7 @@ export async function toWebp(bytes: Buffer, box: ImageBox, notImage: string): Pr
   try {
     return await sharp(bytes, decoderOptions)
       .rotate()
-      .resize(box.width, box.height, { fit: box.fit, position: "centre", withoutEnlargement: true })
+      .resize(box.width, box.height, { fit: box.fit, position: "centre", withoutEnlargement: !box.enlarge })
       .webp({ quality: 84 })
       .toBuffer();
   } catch {
