@@ -51,3 +51,18 @@ export const sourceTryMessages = {
   keywordRequired: "请输入搜索关键词",
   notInUse: "该来源未启用或没有适配器",
 } as const;
+
+/** One row of the comments table (`GET /api/pandaadmin/comments/index`). */
+export interface AdminCommentRow {
+  id: number;
+  item_id: number;
+  item_title: string;
+  user_id: number;
+  username: string;
+  nickname: string;
+  parent_id: number | null;
+  content: string;
+  status: string;
+  status_text: string;
+  createtime: number;
+}

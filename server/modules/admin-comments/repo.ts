@@ -1,20 +1,11 @@
+import type { AdminCommentRow } from "@contracts/admin-people-texts";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/sql.js";
 import type { TableQuery } from "../../http/admin-table.js";
 import type { Executor } from "../catalogue-write/repo.js";
 
-export interface CommentTableRow {
-  id: number;
-  item_id: number;
-  item_title: string;
-  user_id: number;
-  username: string;
-  nickname: string;
-  parent_id: number | null;
-  content: string;
-  status: string;
-  createtime: number;
-}
+/** A comments-table row as the query reads it (the service adds `status_text`). */
+export type CommentTableRow = Omit<AdminCommentRow, "status_text">;
 
 /** A comment as a change touches it. */
 export interface CommentRecord {

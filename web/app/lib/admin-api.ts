@@ -1,8 +1,7 @@
 import { adminMessages } from "@contracts/admin-texts";
 import { ADMIN_TOKEN_KEY } from "../session/keys";
 import { useSession } from "../session/store";
-import type { Envelope } from "./api";
-import { ApiUnavailableError } from "./user-api";
+import { ApiUnavailableError, type Envelope, sendJson } from "./api";
 
 /**
  * Calls of the back office: the admin token (localStorage `admin_token`) as a bearer token,
@@ -29,31 +28,11 @@ function adminSessionLost() {
 }
 
 async function send(method: string, path: string, body: AdminCallBody, anonymous: boolean): Promise<unknown> {
-  const headers: Record<string, string> = { Accept: "application/json" };
   const token = storedAdminToken();
   if (!token && !anonymous) throw new ApiUnavailableError("not signed in");
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    payload = JSON.stringify(body);
-  }
-  let response: Response;
-  try {
-    response = await fetch(path, { method, headers, body: payload });
-  } catch (err) {
-    throw new ApiUnavailableError(String(err));
-  }
-  if (!(response.headers.get("content-type") ?? "").includes("json")) throw new ApiUnavailableError(`HTTP ${response.status}`);
-  let json: unknown;
-  try {
-    json = await response.json();
-  } catch {
-    throw new ApiUnavailableError("bad JSON");
-  }
+  const { status, json } = await sendJson(method, path, body, token);
   const msg = (json as { msg?: unknown }).msg;
-  if (!anonymous && token && (response.status === 401 || (response.status === 403 && msg === adminMessages.accountDisabled))) {
+  if (!anonymous && token && (status === 401 || (status === 403 && msg === adminMessages.accountDisabled))) {
     adminSessionLost();
   }
   return json;

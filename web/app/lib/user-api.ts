@@ -1,6 +1,6 @@
 import { LOGIN_REDIRECT_KEY, TOKEN_KEY } from "../session/keys";
 import { useSession } from "../session/store";
-import type { Envelope } from "./api";
+import { ApiUnavailableError, type Envelope, sendJson } from "./api";
 
 /**
  * Calls of the signed-in member (spec section 7): the token from localStorage as a bearer
@@ -30,7 +30,7 @@ export function handleAuthFailure(from = window.location.pathname + window.locat
   goToLogin(from);
 }
 
-export class ApiUnavailableError extends Error {}
+export { ApiUnavailableError };
 
 /**
  * One member call. Resolves to the server's envelope (code 1 or 0 with its msg); rejects with
@@ -44,33 +44,13 @@ export async function userCall<T>(
   body?: UserCallBody,
   opts: { anonymous?: boolean } = {},
 ): Promise<Envelope<T>> {
-  const headers: Record<string, string> = { Accept: "application/json" };
   const token = storedToken();
   // A member call without a token (a logout under way, another tab's logout) is not sent: the
   // server could only answer 401.
   if (!token && !opts.anonymous) throw new ApiUnavailableError("not signed in");
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    payload = JSON.stringify(body);
-  }
-  let response: Response;
-  try {
-    response = await fetch(path, { method, headers, body: payload });
-  } catch (err) {
-    throw new ApiUnavailableError(String(err));
-  }
-  if (!opts.anonymous && token && (response.status === 401 || response.status === 403)) {
+  const { status, json } = await sendJson(method, path, body, token);
+  if (!opts.anonymous && token && (status === 401 || status === 403)) {
     handleAuthFailure();
   }
-  if (!(response.headers.get("content-type") ?? "").includes("json")) {
-    throw new ApiUnavailableError(`HTTP ${response.status}`);
-  }
-  try {
-    return (await response.json()) as Envelope<T>;
-  } catch {
-    throw new ApiUnavailableError("bad JSON");
-  }
+  return json as Envelope<T>;
 }

@@ -1,4 +1,4 @@
-import { adminCommentMessages, adminPeoplePaths, COMMENT_STATUS_TEXT } from "@contracts/admin-people-texts";
+import { type AdminCommentRow, adminCommentMessages, adminPeoplePaths, COMMENT_STATUS_TEXT } from "@contracts/admin-people-texts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
 import { App, Button, Input, Select, Space, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
@@ -12,19 +12,7 @@ import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
 export const meta = () => pageMeta("评论管理");
 
-interface CommentRow {
-  id: number;
-  item_id: number;
-  item_title: string;
-  user_id: number;
-  username: string;
-  nickname: string;
-  parent_id: number | null;
-  content: string;
-  status: string;
-  status_text: string;
-  createtime: number;
-}
+type CommentRow = AdminCommentRow;
 
 /** 评论管理: newest first; filter by suite or member; hide, show again, delete (single and batch). */
 export default function Comments() {
