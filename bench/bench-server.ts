@@ -1,3 +1,4 @@
+import type autocannon from "autocannon";
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { BenchTarget } from "./serve.js";
@@ -32,3 +33,25 @@ export async function startBenchServer(args: string[]): Promise<BenchServer> {
   });
   return { base: `http://127.0.0.1:${target.port}`, target, stop: () => server.kill("SIGTERM") };
 }
+
+/** The options every load benchmark takes (parseArgs form): run length, load, catalogue size, encoding. */
+export const LOAD_BENCH_OPTIONS = {
+  duration: { type: "string", default: "10" },
+  connections: { type: "string", default: "50" },
+  suites: { type: "string", default: "100000" },
+  plays: { type: "string", default: "1000000" },
+  // What a browser sends; "identity" measures uncompressed answers.
+  encoding: { type: "string", default: "gzip, deflate, br" },
+} as const;
+
+/** One autocannon run as a table row: req/s, p50/p99/max ms, failures and the load before it. */
+export const resultRow = (name: string, r: autocannon.Result, load: string) => ({
+  run: name,
+  "req/s": Math.round(r.requests.average),
+  "p50 ms": r.latency.p50,
+  "p99 ms": r.latency.p99,
+  "max ms": r.latency.max,
+  non2xx: r.non2xx,
+  errors: r.errors + r.timeouts,
+  load,
+});

@@ -16,6 +16,9 @@
  * `--sources {json}` searches the three built-in sources beside the catalogue, each pointed
  * where the JSON's per-code overrides say (`createSourceAdapters({ overrides })`: fixture sites
  * for bench/search-sources.ts); `--breaker-threshold N` sets the sources' circuit breaker.
+ * `--search-samples N` hands over the search_text of N random visible items (bench/search-load.ts
+ * draws its keywords from them); `--search-cache-ms 0` serves no kept search answer (every search asks
+ * the database); `--pool N` sizes the PostgreSQL pool (default: openDatabase's).
  * When listening it prints one line `READY {json}` with the port and sample paths, or sends
  * the same object over IPC when started by bench/api.ts or bench/lighthouse.ts.
  */
@@ -45,6 +48,8 @@ export interface BenchTarget {
   members: string[];
   /** A signed-in admin's token (`--admin`), for the back office's benchmarks. */
   adminToken?: string;
+  /** `search_text` of random visible items (`--search-samples`). */
+  searchSamples: string[];
 }
 
 const { values } = parseArgs({
@@ -57,17 +62,26 @@ const { values } = parseArgs({
     admin: { type: "boolean", default: false },
     sources: { type: "string" },
     "breaker-threshold": { type: "string" },
+    "search-samples": { type: "string", default: "0" },
+    "search-cache-ms": { type: "string" },
+    pool: { type: "string" },
   },
 });
 
 if (process.env.NODE_ENV !== "production") console.warn("bench/serve.ts: NODE_ENV is not production; React renders in development mode");
 // Loopback is the proxy: bench/api.ts sends each request as from another client address.
 const config = {
-  ...loadConfig({ TRUST_PROXY: "127.0.0.1", ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent" }),
+  // The pages' canonical links name the host the benches ask (Lighthouse's SEO audit checks it).
+  ...loadConfig({ TRUST_PROXY: "127.0.0.1", PUBLIC_URL: "http://127.0.0.1", ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent" }),
   port: Number(values.port),
 };
 if (!config.databaseUrl && !process.env.DATA_DIR) throw new Error("set DATABASE_URL or DATA_DIR (the seeded database is kept there)");
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  pgliteSharedBuffers: config.pgliteSharedBuffers,
+  ...(values.pool ? { poolMax: Number(values.pool) } : {}),
+});
 const external = values.sources
   ? createSourceAdapters({
       userAgent: "DJSearchBot/1.0 (+http://127.0.0.1/bench)",
@@ -82,6 +96,7 @@ const app = await buildApp({
   web: values.web,
   sourceAdapters: external?.sources,
   ...(values["breaker-threshold"] ? { sourceBreaker: { failureThreshold: Number(values["breaker-threshold"]) } } : {}),
+  ...(values["search-cache-ms"] ? { searchAnswerLimits: { freshMs: Number(values["search-cache-ms"]), staleMs: Number(values["search-cache-ms"]) } } : {}),
 });
 const t0 = performance.now();
 const media = await prepareDemoMedia(config.dataDir);
@@ -100,6 +115,13 @@ const categories = await queryRows<{ diyname: string; pages: number }>(
 const ids = (
   await queryRows<{ id: number }>(database.db, sql`select id from items where status = 'normal' order by random() limit 5000`)
 ).map((r) => r.id);
+
+const searchSamples = (
+  await queryRows<{ text: string }>(
+    database.db,
+    sql`select search_text as text from items where status = 'normal' and playtype = 'mp3' order by random() limit ${Number(values["search-samples"])}`,
+  )
+).map((r) => r.text);
 
 // Members to log in as; the unique index keeps a second run from making them again.
 const members = Array.from({ length: Number(values.members) }, (_, i) => `benchmember${i + 1}`);
@@ -132,9 +154,10 @@ const target: BenchTarget = {
   seedMs,
   members,
   adminToken,
+  searchSamples,
 };
 if (process.send) process.send(target);
-else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 10) })}`);
+else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 10), searchSamples: target.searchSamples.length })}`);
 
 const stop = async () => {
   await app.close();

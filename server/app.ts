@@ -58,6 +58,8 @@ export interface AppDeps {
   sourceBreaker?: ServiceOptions["sourceBreaker"];
   /** Tests only: fixture addresses the sources configured in `source_sites` may reach. */
   sourceNetwork?: ServiceOptions["sourceNetwork"];
+  /** Benchmarks only: other limits for kept search answers. */
+  searchAnswerLimits?: ServiceOptions["searchAnswerLimits"];
 }
 
 declare module "fastify" {
@@ -101,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
     uploadsDir: config.uploadsDir,
     system: { engine: deps.database.engine, dataDir: config.dataDir },
+    searchAnswerLimits: deps.searchAnswerLimits,
   });
   await services.visitors.load();
   // The sources configured in source_sites join the built-ins before the first request.
@@ -164,7 +167,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
 
   if (deps.web) {
-    await registerWeb(app, { mode: config.dev ? "development" : "production", getLoadContext: requestLoadContext(services) });
+    await registerWeb(app, {
+      mode: config.dev ? "development" : "production",
+      getLoadContext: requestLoadContext(services),
+      keep: config.pageCacheMaxBytes > 0 ? { services, maxBytes: config.pageCacheMaxBytes } : undefined,
+    });
   }
   return app;
 }

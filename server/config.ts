@@ -19,6 +19,14 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: urlWithProtocol(["postgres", "postgresql"]),
+  /**
+   * PGlite's buffer pool (ADR 0037); unset: an eighth of the database's size on disk at start,
+   * 16MB to 128MB (the demo catalogue's memory stays low, a large catalogue keeps its pages).
+   */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, { message: "must be a size such as 16MB" })
+    .optional(),
   REDIS_URL: urlWithProtocol(["redis", "rediss"]),
   SMTP_URL: urlWithProtocol(["smtp", "smtps"]),
   /** The From of account mails (codes); default "DJ搜索引擎网" <no-reply@ the PUBLIC_URL's host>. */
@@ -50,6 +58,8 @@ const envSchema = z.object({
   COLLECT_LEASE_MS: z.coerce.number().int().min(1000).default(120_000),
   /** Milliseconds between sweeps of unused uploaded covers, media and block images; 0 = never. */
   UPLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(6 * 3600_000),
+  /** Bytes the kept public pages may hold in memory (ADR 0033); 0 = pages are rendered per request. */
+  PAGE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   /** External DJ sites searched and played beside the catalogue (issue 11), e.g. `djuu,172minx,vvvdj`; unset = none. */
   EXTERNAL_SOURCES: z
     .string()
@@ -67,6 +77,8 @@ export interface Config {
   mediaDir: string;
   uploadsDir: string;
   databaseUrl?: string;
+  /** PGlite's shared_buffers, e.g. "16MB". */
+  pgliteSharedBuffers?: string;
   redisUrl?: string;
   smtpUrl?: string;
   /** From address of account mails. */
@@ -86,6 +98,7 @@ export interface Config {
   collectIntervalMs: number;
   collectLeaseMs: number;
   uploadSweepIntervalMs: number;
+  pageCacheMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -113,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaDir: path.join(dataDir, "media"),
     uploadsDir: path.join(dataDir, "uploads"),
     databaseUrl: e.DATABASE_URL,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `"DJ搜索引擎网" <no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : "localhost"}>`,
@@ -128,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectIntervalMs: e.COLLECT_INTERVAL_MS,
     collectLeaseMs: e.COLLECT_LEASE_MS,
     uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,
+    pageCacheMaxBytes: e.PAGE_CACHE_MAX_BYTES,
   };
 }

@@ -29,6 +29,7 @@ import { profileService } from "./modules/profile/profile-service.js";
 import { playsService } from "./modules/plays/service.js";
 import { localProvider } from "./modules/search/local-provider.js";
 import { searchService } from "./modules/search/service.js";
+import { searchAnswers, type SearchAnswersOptions } from "./modules/search/answers.js";
 import { seoService } from "./modules/seo/service.js";
 import { externalSearch } from "./modules/sources/search-sources.js";
 import type { HealthOptions } from "./modules/sources/health.js";
@@ -79,6 +80,8 @@ export interface ServiceOptions {
   collect?: { intervalMs: number; leaseMs: number };
   /** The dashboard's system facts: which engine runs, and DATA_DIR (its size is shown). */
   system?: { engine: DatabaseEngine; dataDir: string };
+  /** Benchmarks only: other limits for kept search answers (`freshMs: 0`: every search asks). */
+  searchAnswerLimits?: SearchAnswersOptions["limits"];
 }
 
 /**
@@ -103,6 +106,7 @@ export function createServices({
   sourceNetwork,
   collect = { intervalMs: 0, leaseMs: 120_000 },
   system = { engine: "postgres", dataDir: "./data" },
+  searchAnswerLimits,
 }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
@@ -137,7 +141,10 @@ export function createServices({
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
   const local = localProvider(db);
-  const sources = externalSearch({ directory: sourceDirectory, caches, bus, clock, logger, breaker: sourceBreaker });
+  const sources = externalSearch({ directory: sourceDirectory, clock, logger, breaker: sourceBreaker });
+  const search = searchService(() => [local, ...sources.providers()], {
+    onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
+  });
   return {
     bus,
     clock,
@@ -154,10 +161,14 @@ export function createServices({
     views,
     suites: suiteService(db, { caches, bus, views, now: clock }),
     seo: seoService(db, { publicUrl, caches, bus }),
-    search: searchService(() => [local, ...sources.providers()], {
-      onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
-      cache: sources.cache,
+    search,
+    // Kept, serialized and compressed once per normalised query; dropped by change events (ADR 0034).
+    searchAnswers: searchAnswers(search, {
+      caches,
+      bus,
       now: () => clock().getTime(),
+      onSourcesChange: (listener) => sourceDirectory.onChange(listener),
+      limits: searchAnswerLimits,
     }),
     sourceHealth: sources.health,
     // Per-day counts written in batches (searches), and the dashboard reading them (ADR 0032).

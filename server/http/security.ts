@@ -41,6 +41,16 @@ const [CSP_BEFORE_NONCE, CSP_AFTER_NONCE] = Object.entries(CSP_DIRECTIVES)
   .join("; ")
   .split(NONCE);
 
+/**
+ * The policy of a kept page (server/web/page-cache.ts): the same, with the SHA-256 of each of
+ * its inline scripts instead of a nonce. A kept page is the same bytes for every visitor, so a
+ * nonce would have to be spliced in per request and could never be answered with a 304 (ADR 0033).
+ * `hashes`: base64 digests.
+ */
+export function scriptHashCsp(hashes: readonly string[]): string {
+  return CSP_BEFORE_NONCE.slice(0, -"'nonce-".length) + hashes.map((h) => `'sha256-${h}'`).join(" ") + CSP_AFTER_NONCE.slice(1);
+}
+
 /** API answers are data, never a document: nothing may load from them or frame them. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 

@@ -3,6 +3,9 @@ import { declareAccess } from "../http/auth";
 import type { AppContext } from "../../web/app/lib/app-context";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import type { GetLoadContext } from "./load-context";
+import { type PageCacheOptions, pageCache } from "./page-cache";
+import { pageTargets } from "./page-keys";
+import type { AppServices } from "../services";
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded, type PageHandler, withoutLeadingSlashes } from "./shared";
 
 export type { ExtraLoadContext, GetLoadContext } from "./load-context";
@@ -16,6 +19,8 @@ export interface WebOptions {
   root?: string;
   /** Path prefixes owned by other plugins: never rendered as pages. */
   excludePrefixes?: readonly string[];
+  /** Keep public pages (production only, ADR 0033): the services whose events drop them, and the caps. */
+  keep?: { services: AppServices } & PageCacheOptions;
 }
 
 /**
@@ -30,16 +35,27 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
     // Pages and static files are public; /user/* and /panda pages are guarded in the browser
     // (tokens live in localStorage) and their data comes from user/admin API routes.
     declareAccess(scope, "public");
-    const handle: PageHandler =
-      opts.mode === "development"
-        ? await (await import("./development")).setupDevelopment(scope, root, excluded)
-        : await (await import("./production")).setupProduction(scope, root);
+    let handle: PageHandler;
+    let kept: { cache: ReturnType<typeof pageCache>; targetOf: ReturnType<typeof pageTargets> } | undefined;
+    if (opts.mode === "development") {
+      handle = await (await import("./development")).setupDevelopment(scope, root, excluded);
+    } else {
+      const production = await (await import("./production")).setupProduction(scope, root);
+      handle = production.handle;
+      if (opts.keep) {
+        const cache = pageCache(opts.keep.services, handle, opts.keep);
+        kept = { cache, targetOf: pageTargets(production.build) };
+        app.addHook("onReady", () => cache.warm(app.log));
+      }
+    }
 
     scope.get("/*", async (request: FastifyRequest, reply: FastifyReply) => {
       if (isExcluded(request.url, excluded)) return reply.callNotFound();
       // `//x` (or `/\x`) is no page of ours, and as a URL it names another host: one address per page.
       const normalised = withoutLeadingSlashes(request.url);
       if (normalised !== request.url) return reply.redirect(normalised, 301);
+      const target = kept?.targetOf(request.url);
+      if (target && (await kept!.cache.serve(request, reply, target))) return reply;
       const extra = await opts.getLoadContext(request, reply);
       const context: AppContext = { ...extra, cspNonce: reply.scriptNonce ?? "" };
       const response = await handle(toFetchRequest(request, reply), context);

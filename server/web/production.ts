@@ -11,7 +11,7 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 const SHORT = "public, max-age=3600";
 
 /** Serves build/client and renders pages with the built server module. */
-export async function setupProduction(scope: FastifyInstance, root: string): Promise<PageHandler> {
+export async function setupProduction(scope: FastifyInstance, root: string): Promise<{ handle: PageHandler; build: ServerBuild }> {
   const buildDir = path.resolve(root, "build");
   const serverEntry = path.join(buildDir, "server", "index.js");
   if (!existsSync(serverEntry)) {
@@ -29,5 +29,5 @@ export async function setupProduction(scope: FastifyInstance, root: string): Pro
   });
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
   const handler = createRequestHandler(build, "production");
-  return (request, context) => handler(request, routerContext(build, context));
+  return { handle: (request, context) => handler(request, routerContext(build, context)), build };
 }

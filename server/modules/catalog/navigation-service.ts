@@ -2,7 +2,7 @@ import { HOME_NAV_ITEM, type NavItem } from "@contracts/navigation";
 import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import type { EventBus } from "../../events/bus.js";
-import type { CacheRegistry } from "../../lib/cache.js";
+import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
 import { type NavCategoryRow, navigationRepo } from "./navigation-repo.js";
 
 /**
@@ -41,7 +41,7 @@ function toItem(row: NavCategoryRow): NavItem {
 
 export function navigationService(db: AppDatabase, { caches, bus }: { caches: CacheRegistry; bus: EventBus }) {
   const repo = navigationRepo(db);
-  const nav = caches.create<NavItem[]>({ name: "navigation", maxEntries: 1, freshMs: NAV_CACHE_MS });
+  const nav = caches.create<NavItem[]>({ name: "navigation", maxEntries: 1, maxBytes: 256 * 1024, sizeOf: jsonBytes, freshMs: NAV_CACHE_MS });
   bus.subscribe((event) => {
     if (event.type === "categories") nav.clear();
   });

@@ -105,6 +105,12 @@ describe.each(testEngines())("change events keep every kept answer true on %s", 
   it("a new item written through the write service can be found and is listed at once", async () => {
     const edm = await categoryOf("edm");
     await warm("edm", (await newestIn(edm.id)).id);
+    // The category's count and its menu group's (the sum of its members' kept counts).
+    const totals = async () => [
+      (await json("/api/forntend/getsort?diyname=edm")).data.total as number,
+      (await json("/api/forntend/getsort?diyname=danqu")).data.total as number,
+    ];
+    const [edmBefore, groupBefore] = await totals();
     const id = await t.app.services.writes.createItem({
       kind: "mix",
       title: "极光电音之夜",
@@ -117,6 +123,7 @@ describe.each(testEngines())("change events keep every kept answer true on %s", 
     expect((await search("极光")).map((i) => i.id)).toContain(id);
     expect((await search("jgdy")).map((i) => i.id)).toContain(id);
     expect((await json("/api/forntend/getsort?diyname=edm")).data.list[0].id).toBe(id);
+    expect(await totals()).toEqual([edmBefore + 1, groupBefore + 1]);
     expect((await json("/api/forntend/index")).data.suitelistx.find((s: { diyname: string }) => s.diyname === "edm").list[0].id).toBe(id);
     expect((await t.app.inject("/sitemap-items-1.xml")).body).toContain(`/sutie/${id}.html<`);
   });

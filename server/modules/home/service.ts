@@ -3,7 +3,7 @@ import { type CategoryLatest, HOME_LIMITS, type HomeData } from "@contracts/home
 import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import type { EventBus } from "../../events/bus.js";
-import type { CacheRegistry } from "../../lib/cache.js";
+import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
 import { toCatalogueItem } from "../catalog/catalogue-item.js";
 import { chartSideItemIds, type ChartsService } from "../charts/service.js";
 import type { SiteSettingsService } from "../site-settings/service.js";
@@ -62,7 +62,7 @@ export function buildLatestLists(categories: HomeCategoryRow[], rows: LatestItem
 }
 
 /** The ids of the items a home page shows (its lists and charts). */
-function shownItemIds({ data }: HomePage): Set<number> {
+export function shownItemIds({ data }: HomePage): Set<number> {
   const lists = [data.data, data.favorites, ...data.suitelist.map((s) => s.list), ...data.suitelistx.map((s) => s.list)];
   return new Set([...lists.flat().map((item) => Number(item.id)), ...chartSideItemIds(data.side)]);
 }
@@ -78,7 +78,7 @@ export function homeService(
 ) {
   const repo = homeRepo(db);
   // Past HOME_CACHE_MS it is rebuilt in the background while the kept page is still served.
-  const home = caches.create<HomePage>({ name: "home", maxEntries: 1, freshMs: HOME_CACHE_MS, staleMs: 10 * 60_000 });
+  const home = caches.create<HomePage>({ name: "home", maxEntries: 1, maxBytes: 4 * 1024 * 1024, sizeOf: jsonBytes, freshMs: HOME_CACHE_MS, staleMs: 10 * 60_000 });
   const shown = new WeakMap<HomePage, Set<number>>();
   bus.subscribe((event) => {
     if (event.type === "charts") return home.markStale();

@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { appSettings } from "../../db/schema/index.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { EventBus } from "../../events/bus.js";
-import type { CacheRegistry } from "../../lib/cache.js";
+import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
 
 /** The row of app_settings that holds them (ADR 0030). */
@@ -26,7 +26,7 @@ function readStored(value: unknown): SiteSettings {
  * drops this cache and the home page's, so the next request shows the change.
  */
 export function siteSettingsService(db: AppDatabase, { caches, bus, audit }: { caches: CacheRegistry; bus: EventBus; audit: AuditService }) {
-  const cache = caches.create<SiteSettings>({ name: "site-settings", maxEntries: 1, freshMs: SITE_SETTINGS_CACHE_MS });
+  const cache = caches.create<SiteSettings>({ name: "site-settings", maxEntries: 1, maxBytes: 256 * 1024, sizeOf: jsonBytes, freshMs: SITE_SETTINGS_CACHE_MS });
   bus.subscribe((event) => {
     if (event.type === "settings") cache.clear();
   });

@@ -1,0 +1,199 @@
+/**
+ * Kept pages under load (issue 13; budget: each page >= 50% of the req/s of bare Fastify
+ * sending the same gzip bytes, p99 < 50 ms warm, cold p99 < 300 ms):
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/djbench DATA_DIR=/tmp/x npx tsx bench/pages.ts
+ *   DATA_DIR=/tmp/my-pglite-copy npx tsx bench/pages.ts [--duration 10] [--connections 50] [--suites-sample 200] [--sort-pages 10]
+ *
+ * Forks bench/serve.ts --web (the real app with the production web build on the seeded
+ * database) and bench/bare-pages.ts (bare Fastify sending, per path, the gzip bytes fetched once
+ * from the app), and runs autocannon in this process against both, page after page: `/`,
+ * `/site/{id}.html` (random ids of a sample), `/sort/{diyname}?page=N` (every category, random
+ * page 1-N), `/login`, a 404 (random unknown paths: one kept page for all). Every request comes
+ * from another address without a cookie (a new visitor whose suite view counts) and takes gzip.
+ * App and bare alternate in 3 short rounds per page, so the shared machine's load drifts over
+ * both alike; before a page's runs each of its set is asked once (warm).
+ *
+ * Cold: 50 requests at once (the same page, or 50 different pages of the set), right after the
+ * start and right after a change event (a category rename through the admin API, which drops
+ * every kept page): the p99 (≈ the slowest) of those first requests.
+ */
+import autocannon from "autocannon";
+import { fork } from "node:child_process";
+import { request } from "node:http";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { benchClientAddress, startBenchServer } from "./bench-server.js";
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    suites: { type: "string", default: "100000" },
+    plays: { type: "string", default: "1000000" },
+    "suites-sample": { type: "string", default: "200" },
+    "sort-pages": { type: "string", default: "10" },
+    only: { type: "string" },
+  },
+});
+const connections = Number(values.connections);
+/** App and bare runs of a page alternate this many times (`duration` split between them). */
+const ROUNDS = 3;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+const ENCODING = "gzip";
+
+const server = await startBenchServer(["--suites", values.suites, "--plays", values.plays, "--web", "--admin"]);
+const { base, target } = server;
+const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+const sortPages = Number(values["sort-pages"]);
+
+interface PageSet {
+  name: string;
+  /** Every path of the set (asked once before the warm run; their bytes go to the bare server). */
+  all: string[];
+  path: () => string;
+}
+const suites = target.ids.slice(0, Number(values["suites-sample"])).map((id) => `/site/${id}.html`);
+const sorts = target.categories.flatMap((c) => Array.from({ length: Math.min(c.pages, sortPages) }, (_, i) => `/sort/${c.diyname}?page=${i + 1}`));
+const suiteApi = target.ids.slice(0, Number(values["suites-sample"])).map((id) => `/api/forntend/getmusicinfo?id=${id}`);
+const missing = Array.from({ length: 500 }, (_, i) => `/no-such-page-${i}`);
+const sets: PageSet[] = [
+  { name: "/", all: ["/"], path: () => "/" },
+  { name: `/site/{id}.html (${suites.length} ids)`, all: suites, path: () => pick(suites) },
+  { name: `/sort/{diyname}?page=1-${sortPages} (${sorts.length} pages)`, all: sorts, path: () => pick(sorts) },
+  { name: "/login", all: ["/login"], path: () => "/login" },
+  { name: "404 (random unknown paths)", all: missing, path: () => pick(missing) },
+  // Not a page: the suite's API answer, whose per-request work (visitor, view) the suite page shares.
+  { name: "getmusicinfo API (same ids)", all: suiteApi, path: () => pick(suiteApi) },
+].filter((s) => !values.only || s.name.startsWith(values.only));
+
+const headers = () => ({ "accept-encoding": ENCODING, "x-forwarded-for": benchClientAddress() });
+
+function run(url: string, path: () => string, duration: number) {
+  return autocannon({
+    url,
+    connections,
+    duration,
+    headers: { "accept-encoding": ENCODING },
+    requests: [{ setupRequest: (req) => ({ ...req, path: path(), headers: { ...req.headers, "x-forwarded-for": benchClientAddress() } }) }],
+  });
+}
+
+/** `connections` requests at once (of one page, or as many different pages of the set): their p99 and slowest, ms. */
+async function burst(set: PageSet): Promise<string> {
+  const paths = set.all.length === 1 ? Array(connections).fill(set.all[0]) : [...set.all].sort(() => Math.random() - 0.5).slice(0, connections);
+  const times = await Promise.all(
+    paths.map(async (path: string) => {
+      const started = performance.now();
+      const res = await fetch(base + path, { headers: headers() });
+      await res.arrayBuffer();
+      if (res.status >= 500) throw new Error(`${path}: ${res.status}`);
+      return performance.now() - started;
+    }),
+  );
+  times.sort((a, b) => a - b);
+  return `${Math.round(times[Math.ceil(times.length * 0.99) - 1]!)} (max ${Math.round(times.at(-1)!)}, n ${times.length})`;
+}
+
+/** Asks for every path once, 8 at a time; keeps the gzip bytes the app sent (for the bare server). */
+async function askEach(paths: string[], bytes: Map<string, [string, number]>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      bytes.set(path, await rawGzip(path));
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+/** The app's gzip bytes of a path, undecoded (node:http, since fetch decodes). */
+async function rawGzip(path: string): Promise<[string, number]> {
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, { headers: headers() }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        if (res.headers["content-encoding"] !== "gzip") reject(new Error(`${path}: not gzip`));
+        else resolve([Buffer.concat(chunks).toString("base64"), res.statusCode ?? 0]);
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+let categoryId = 0;
+let renamed = false;
+/** A change event: a category's name changed through the admin API (every kept page shows the navigation). */
+async function change() {
+  const auth = { authorization: `Bearer ${target.adminToken}`, "content-type": "application/json" };
+  if (!categoryId) {
+    const table = (await (await fetch(`${base}/api/pandaadmin/category/index?limit=1`, { headers: auth })).json()) as { rows: { id: number; name: string }[] };
+    categoryId = table.rows[0]!.id;
+  }
+  const row = (await (await fetch(`${base}/api/pandaadmin/category/index?limit=100`, { headers: auth })).json()) as { rows: { id: number; name: string }[] };
+  const name = row.rows.find((r) => r.id === categoryId)!.name;
+  renamed = !renamed;
+  const res = await fetch(`${base}/api/pandaadmin/category/${categoryId}`, {
+    method: "PUT",
+    headers: auth,
+    body: JSON.stringify({ name: renamed ? `${name}·` : name.replace(/·$/, "") }),
+  });
+  if (!res.ok) throw new Error(`rename: ${res.status} ${await res.text()}`);
+}
+
+const bare = fork(fileURLToPath(new URL("./bare-pages.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+const rows: Record<string, string | number>[] = [];
+try {
+  console.log(`engine ${target.engine}; load ${os.loadavg()[0].toFixed(2)} at start (${os.cpus().length} cores)`);
+  const cold = new Map<string, { start: string; change?: string }>();
+  for (const set of sets) cold.set(set.name, { start: await burst(set) });
+
+  const bytes = new Map<string, [string, number]>();
+  for (const set of sets) {
+    const started = performance.now();
+    await askEach(set.all, bytes);
+    console.log(`${set.name}: asked each of ${set.all.length} once in ${Math.round(performance.now() - started)} ms`);
+  }
+  bare.send({ pages: [...bytes].map(([path, [base64, status]]) => [path, base64, status]) });
+  const barePort = await new Promise<number>((resolve) => bare.once("message", (m) => resolve((m as { port: number }).port)));
+  const bareBase = `http://127.0.0.1:${barePort}`;
+
+  for (const set of sets) {
+    const gzipKb = (Buffer.from(bytes.get(set.all[0]!)![0], "base64").length / 1024).toFixed(1);
+    // The previous set's change event dropped every kept page: the warm run starts warm.
+    await askEach(set.all, new Map());
+    await run(base, set.path, 2); // JIT, connections
+    await run(bareBase, set.path, 2);
+    const load = os.loadavg()[0].toFixed(2);
+    // App and bare alternate in short rounds, so the shared machine's load drifts over both alike.
+    const [app, ref] = [[] as autocannon.Result[], [] as autocannon.Result[]];
+    for (let round = 0; round < ROUNDS; round++) {
+      app.push(await run(base, set.path, Number(values.duration) / ROUNDS));
+      ref.push(await run(bareBase, set.path, Number(values.duration) / ROUNDS));
+    }
+    await change();
+    cold.get(set.name)!.change = await burst(set);
+    const [appRate, refRate] = [app, ref].map((results) => results.reduce((sum, r) => sum + r.requests.total, 0) / Number(values.duration));
+    rows.push({
+      page: set.name,
+      "gzip KB": gzipKb,
+      "app req/s": Math.round(appRate!),
+      "app p50/p99": `${median(app.map((r) => r.latency.p50))} / ${median(app.map((r) => r.latency.p99))}`,
+      "bare req/s": Math.round(refRate!),
+      "bare p50/p99": `${median(ref.map((r) => r.latency.p50))} / ${median(ref.map((r) => r.latency.p99))}`,
+      ratio: `${Math.round((100 * appRate!) / refRate!)}%`,
+      "cold p99 start": cold.get(set.name)!.start,
+      "cold p99 change": cold.get(set.name)!.change!,
+      "non2xx/err": app.reduce((n, r) => n + r.non2xx - (set.name.startsWith("404") ? r.requests.total : 0), 0) + "/" + app.reduce((n, r) => n + r.errors + r.timeouts, 0),
+      load,
+    });
+  }
+  console.table(rows);
+  console.log(`${connections} connections, ${values.duration} s per server in ${ROUNDS} alternating rounds (req/s over all; p50/p99: median of the rounds); Accept-Encoding ${ENCODING}; load = 1-min load average before the runs (${os.cpus().length} cores)`);
+} finally {
+  bare.kill("SIGTERM");
+  server.stop();
+}

@@ -1,0 +1,92 @@
+import type { MusicInfo } from "@contracts/suite";
+import type { AppContext } from "../../web/app/lib/app-context";
+import { chartSideItemIds } from "../modules/charts/service.js";
+import { shownItemIds } from "../modules/home/service.js";
+import type { AppServices } from "../services.js";
+import { keptPage, type KeptPage, NotKept, VIEWS_PLACEHOLDER } from "./kept-page.js";
+import type { PageTarget } from "./page-keys.js";
+import type { PageHandler } from "./shared.js";
+
+/** What a kept page was made from: read by the change listener (page-cache.ts). */
+export interface PageSources {
+  /** Items whose counts or edits change the page beyond its lists (home: all shown; category: its charts). */
+  itemIds?: ReadonlySet<number>;
+  /** The suite data a suite page shows (the very object the suites cache keeps). */
+  suite?: MusicInfo;
+}
+
+export interface Rendered {
+  target: PageTarget;
+  page: KeptPage;
+  sources: PageSources;
+}
+
+/**
+ * The services as a kept render sees them: the same, except that a suite is shown with
+ * VIEWS_PLACEHOLDER and counts no view (each request counts its own and writes its count into
+ * the kept bytes), and what the page shows is noted for the change listener.
+ */
+function recordingServices(services: AppServices, sources: PageSources): AppServices {
+  return {
+    ...services,
+    home: {
+      ...services.home,
+      page: async () => {
+        const page = await services.home.page();
+        sources.itemIds = shownItemIds(page);
+        return page;
+      },
+    },
+    categories: {
+      ...services.categories,
+      page: async (query) => {
+        const page = await services.categories.page(query);
+        sources.itemIds = chartSideItemIds(page.side);
+        return page;
+      },
+    },
+    suites: {
+      ...services.suites,
+      musicInfo: async (id) => {
+        const { kept } = await services.suites.viewed(id);
+        sources.suite = kept;
+        return { ...kept, views: VIEWS_PLACEHOLDER };
+      },
+    },
+  };
+}
+
+/**
+ * Renders a page to keep, through the same handler as any request, at its canonical address and
+ * with no request headers, cookies or nonce: what it returns is the same for every visitor.
+ * Throws NotKept when it must not be kept (a status other than 200/404, an error logged
+ * while rendering, a suite page whose count is not where expected).
+ */
+export async function renderToKeep(
+  handle: PageHandler,
+  target: PageTarget,
+  services: AppServices,
+  logError: (err: unknown) => void,
+): Promise<Rendered> {
+  const sources: PageSources = {};
+  let failed = false;
+  const context: AppContext = {
+    services: recordingServices(services, sources),
+    visitorId: async () => null,
+    logError: (err) => {
+      failed = true;
+      logError(err);
+    },
+    cspNonce: "",
+  };
+  const response = await handle(new Request(new URL(target.url, "http://localhost"), { method: "GET" }), context);
+  const expected = target.kind === "not-found" ? 404 : 200;
+  if (response.status !== expected) {
+    await response.body?.cancel();
+    throw new NotKept(`status ${response.status}`);
+  }
+  const html = await response.text();
+  if (failed) throw new NotKept("an error was logged while rendering");
+  const contentType = response.headers.get("content-type") ?? "text/html; charset=utf-8";
+  return { target, sources, page: keptPage(response.status, contentType, html, target.kind === "suite") };
+}

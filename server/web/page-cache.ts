@@ -1,0 +1,161 @@
+import type { MusicInfo } from "@contracts/suite";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { CatalogueEvent } from "../events/catalogue-events.js";
+import { AppError } from "../errors.js";
+import { visitorId } from "../http/visitor.js";
+import type { AppServices } from "../services.js";
+import { NotKept } from "./kept-page.js";
+import { type Rendered, renderToKeep } from "./kept-render.js";
+import { MISSING_CATEGORY, missingSuite, type PageTarget, WARM_TARGETS } from "./page-keys.js";
+import type { PageHandler } from "./shared.js";
+
+/** Caps of both caches together (each takes half). */
+export interface PageCacheOptions {
+  maxEntries?: number;
+  /** Total bytes the kept pages may hold (compressed forms and what they are spliced from). */
+  maxBytes?: number;
+}
+
+/**
+ * Home and category pages are rebuilt in the background after this long (views and plays move
+ * lists and charts without an event), as the category answers are; nothing older than the stale
+ * time is served. Other pages are kept until an event drops them.
+ */
+export const PAGE_FRESH_MS = 60_000;
+const PAGE_MAX_STALE_MS = 10 * 60_000;
+const PAGE_MAX_ENTRIES = 10_000;
+/** A kept page holds ~8-40 KB (gzip and, once asked for, br): some thousands of pages. */
+export const PAGE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Public pages kept like the APIs' answers (ADR 0033): rendered once for every visitor and
+ * served from memory until a change event says what they show changed. A suite page still
+ * counts each request's view and shows its exact count (kept-page.ts); a new visitor still gets
+ * the visitor cookie there. What cannot be kept is rendered per request as before (null).
+ */
+export function pageCache(
+  services: AppServices,
+  handle: PageHandler,
+  { maxEntries = PAGE_MAX_ENTRIES, maxBytes = PAGE_MAX_BYTES }: PageCacheOptions = {},
+) {
+  const sizeOf = (rendered: Rendered) => rendered.page.bytesHeld + 16 * (rendered.sources.itemIds?.size ?? 0);
+  const half = { maxEntries: Math.ceil(maxEntries / 2), maxBytes: Math.floor(maxBytes / 2), sizeOf };
+  // Lists move with views and plays, which publish no event: refreshed in the background.
+  const lists = services.caches.create<Rendered>({ name: "pages", freshMs: PAGE_FRESH_MS, staleMs: PAGE_MAX_STALE_MS, ...half });
+  // Suite pages (views spliced in per request), the shells and the 404s: only events change them.
+  const others = services.caches.create<Rendered>({ name: "pages-until-changed", ...half });
+  const cacheFor = (target: PageTarget) => (target.kind === "home" || target.kind === "category" ? lists : others);
+  services.bus.subscribe((event) => {
+    // Every page shows the navigation (categories) and the site settings (titles, footer).
+    if (event.type === "categories" || event.type === "settings") {
+      lists.clear();
+      others.clear();
+      return;
+    }
+    if (event.type === "charts") return lists.markStale();
+    if (event.type === "sourceCharts") return; // no page carries the sites' own charts
+    const changed = changeTest(event, services);
+    // (undefined: a render in flight, which may have read what changed.)
+    for (const cache of [lists, others]) cache.deleteWhere((_key, rendered) => rendered === undefined || changed(rendered));
+  });
+
+  async function kept(target: PageTarget, { log }: Pick<FastifyRequest, "log">): Promise<Rendered | null> {
+    // An error while rendering is logged by the per-request render that follows (NotKept).
+    const load = () => renderToKeep(handle, target, services, (err) => log.debug({ err }, "page not kept"));
+    try {
+      return await cacheFor(target).get(target.key, load);
+    } catch (err) {
+      // Rendered per request instead: the page as today, its error page and log included.
+      if (!(err instanceof NotKept)) log.warn({ err }, "page not kept");
+      return null;
+    }
+  }
+
+  async function serveSuite(request: FastifyRequest, reply: FastifyReply, target: Extract<PageTarget, { kind: "suite" }>): Promise<boolean> {
+    // As the page's loader did: a new visitor's cookie goes out, then the view is counted.
+    const visitor = await visitorId(request, reply);
+    let viewed: Awaited<ReturnType<AppServices["suites"]["viewed"]>>;
+    try {
+      viewed = await services.suites.viewed(target.id, visitor ?? undefined);
+    } catch (err) {
+      if (!(err instanceof AppError && err.status === 404)) return false;
+      const missing = await kept(missingSuite(target.prefix, target.url), request);
+      missing?.page.send(request, reply);
+      return missing !== null;
+    }
+    let rendered = await kept(target, request);
+    // The suites cache re-read the suite since the page was made (its freshness time, or an edit
+    // by hand in SQL): the page is made again if what it shows differs.
+    if (rendered && rendered.sources.suite !== viewed.kept) {
+      if (rendered.sources.suite && fingerprint(rendered.sources.suite) === fingerprint(viewed.kept)) {
+        rendered.sources.suite = viewed.kept;
+      } else {
+        others.delete(target.key);
+        rendered = await kept(target, request);
+      }
+    }
+    rendered?.page.send(request, reply, { views: viewed.views });
+    return rendered !== null;
+  }
+
+  return {
+    /**
+     * Renders the pages most asked for (WARM_TARGETS) before the first request: the first render
+     * of a process also compiles the code it runs (seconds under load, not a visitor's to wait for).
+     */
+    async warm(log: FastifyRequest["log"]) {
+      for (const target of WARM_TARGETS) await kept(target, { log });
+    },
+
+    /**
+     * Sends the kept page for the target: true once sent; false when it cannot be kept (render it
+     * per request). (Not the reply: a FastifyReply is a thenable, and awaiting it yields nothing.)
+     */
+    async serve(request: FastifyRequest, reply: FastifyReply, target: PageTarget): Promise<boolean> {
+      if (target.kind === "suite") return serveSuite(request, reply, target);
+      if (target.kind === "category" && !(await services.categories.has(target.diyname).catch(() => true))) target = MISSING_CATEGORY;
+      const rendered = await kept(target, request);
+      rendered?.page.send(request, reply);
+      return rendered !== null;
+    },
+  };
+}
+
+export type PageCache = ReturnType<typeof pageCache>;
+
+const fingerprints = new WeakMap<MusicInfo, string>();
+/** What a suite page shows of the suite's data (all but the views, which each request writes). */
+function fingerprint(info: MusicInfo): string {
+  let known = fingerprints.get(info);
+  if (known === undefined) fingerprints.set(info, (known = JSON.stringify({ ...info, views: 0 })));
+  return known;
+}
+
+/** Which kept pages an event changes (besides categories and settings, which change them all). */
+function changeTest(event: CatalogueEvent, services: AppServices): (rendered: Rendered) => boolean {
+  const ids = "ids" in event ? new Set(event.ids) : new Set<number>();
+  const shows = (rendered: Rendered) => [...ids].some((id) => rendered.sources.itemIds?.has(id));
+  switch (event.type) {
+    case "blocks":
+      return ({ target }) => target.kind === "home";
+    case "sources":
+      return ({ target, sources }) =>
+        target.kind === "home" || target.kind === "category" || (sources.suite !== undefined && event.codes.includes(sources.suite.website.code));
+    case "itemCounts":
+      // Likes and favourites: the home page's most-favourited list, a suite's counts.
+      return (rendered) => (rendered.target.kind === "home" && shows(rendered)) || (rendered.target.kind === "suite" && ids.has(rendered.target.id));
+    case "items": {
+      // A category page lists items of its category (and menu group); its charts may show any item.
+      const covered = services.categories.diynamesCovering(event.categoryIds);
+      return (rendered) => {
+        const { target } = rendered;
+        if (target.kind === "home") return true;
+        if (target.kind === "suite") return ids.has(target.id);
+        if (target.kind !== "category") return false;
+        return covered === null || covered.includes(target.diyname) || (event.action !== "created" && shows(rendered));
+      };
+    }
+    default:
+      return () => true;
+  }
+}
