@@ -18,7 +18,7 @@
 import autocannon from "autocannon";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { benchClientAddress, startBenchServer } from "./bench-server.js";
+import { benchClientAddress, resultRow, startBenchServer } from "./bench-server.js";
 
 const { values } = parseArgs({
   options: {
@@ -88,16 +88,7 @@ const rows: Record<string, string | number>[] = [];
 async function measure(name: string, path: () => string) {
   const load = os.loadavg()[0].toFixed(2);
   const r = await run(path, Number(values.duration));
-  rows.push({
-    endpoint: name,
-    "req/s": Math.round(r.requests.average),
-    "p50 ms": r.latency.p50,
-    "p99 ms": r.latency.p99,
-    "max ms": r.latency.max,
-    non2xx: r.non2xx,
-    errors: r.errors + r.timeouts,
-    load,
-  });
+  rows.push(resultRow(name, r, load));
 }
 
 try {

@@ -1,4 +1,5 @@
 import type { AppDatabase } from "../../db/open.js";
+import { Cache } from "../../lib/cache.js";
 import { toCatalogueItem } from "../catalog/catalogue-item.js";
 import { searchRepo } from "./repo.js";
 import type { ProviderQuery, ProviderResult, SearchProvider } from "./provider.js";
@@ -12,6 +13,14 @@ export const LOCAL_SEARCH_CAP = 500;
  */
 export const LOCAL_SEARCH_CAP_ONE_CHAR = 200;
 
+/**
+ * From this many items a busy keyword's hits are looked for among every 8th item first
+ * (repo.ts): at 1,500,000 items that cuts the time of 周杰伦, zjl or remix to a third. Below it
+ * the sample seldom holds more hits than the cap, and a second index probe plus hits spread over
+ * eight times the pages cost more than they save (PGlite, 150,000 items: p50 +40-70%).
+ */
+export const SAMPLE_FROM_ITEMS = 500_000;
+
 const isOneHan = (keyword: string) => /^\p{Script=Han}$/u.test(keyword);
 const capFor = (keyword: string, cap: number) => (isOneHan(keyword) ? Math.min(cap, LOCAL_SEARCH_CAP_ONE_CHAR) : cap);
 
@@ -19,6 +28,8 @@ const capFor = (keyword: string, cap: number) => (isOneHan(keyword) ? Math.min(c
 export function localProvider(db: AppDatabase, options: { cap?: number; timeoutMs?: number } = {}): SearchProvider {
   const repo = searchRepo(db);
   const maxCap = options.cap ?? LOCAL_SEARCH_CAP;
+  // One number per provider, read again in the background every 10 minutes.
+  const size = new Cache<number>({ name: "search-catalogue-size", maxEntries: 1, maxBytes: 1024, sizeOf: () => 8, freshMs: 10 * 60_000, staleMs: 24 * 3_600_000 });
   return {
     code: "local",
     name: "本站",
@@ -43,6 +54,7 @@ export function localProvider(db: AppDatabase, options: { cap?: number; timeoutM
         cap,
         // No trigram narrows one character: its hits are read by walking the items.
         walkInIdOrder: isOneHan(keyword),
+        sampleFirst: (await size.get("", () => repo.approximateSize())) >= SAMPLE_FROM_ITEMS,
       });
       const capped = total > cap;
       return { list: rows.map(toCatalogueItem), total: capped ? cap : total, capped, ranked: true };

@@ -23,6 +23,8 @@ export interface CatalogueSearch {
    * stay cached (~4 ms).
    */
   walkInIdOrder?: boolean;
+  /** false: read the whole trigram index, never the sample first (small catalogues; see local-provider.ts). */
+  sampleFirst?: boolean;
 }
 
 export interface CatalogueHitRow extends CatalogueItemRow {
@@ -45,9 +47,19 @@ function tier(kw: string): SQL {
     else 3 end`;
 }
 
+/** The predicate of items_search_sample_trgm_idx, written out as the index has it. */
+export const SEARCH_SAMPLE_MODULUS = 8;
+const SAMPLE = sql.raw(`i.id % ${SEARCH_SAMPLE_MODULUS} = 0`);
+
 /** SQL of the local catalogue search. Only visible items (status normal) are found. */
 export function searchRepo(db: AppDatabase) {
   return {
+    /** The planner's row count of `items` (kept by ANALYZE and autovacuum; 0 before the first). */
+    async approximateSize(): Promise<number> {
+      const [{ n }] = await queryRows<{ n: number }>(db, sql`select greatest(reltuples, 0)::int as n from pg_class where oid = 'items'::regclass`);
+      return n;
+    },
+
     async search(q: CatalogueSearch): Promise<{ rows: CatalogueHitRow[]; total: number }> {
       const filters: SQL[] = [sql`i.search_text like ${q.pattern}`, sql`i.status = 'normal'`, sql`i.playtype = ${q.playtype}`];
       if (q.site) filters.push(sql`i.source_site = ${q.site}`);
@@ -56,15 +68,24 @@ export function searchRepo(db: AppDatabase) {
       // text's length); pg_trgm's similarity() costs ~80 µs a row, 100 ms for 1000 hits.
       // `hits` is bounded by the cap so a keyword that matches a large part of the
       // catalogue costs at most `cap` rows of ranking; it is used twice, hence materialized.
+      const hit = sql`i.id, ${tier(q.keyword)} as tier, length(i.search_text) / 32 as len, i.view_count`;
+      const where = sql.join(filters, sql` and `);
+      const whole = q.walkInIdOrder ? sql`order by i.id limit ${q.cap + 1}` : sql`limit ${q.cap + 1}`;
+      const hits =
+        q.walkInIdOrder || q.sampleFirst === false
+          ? sql`hits as materialized (select ${hit} from items i where ${where} ${whole})`
+        : // A bitmap scan reads and sorts every hit before the limit applies (~10 ms for 40,000).
+          // Look among every SEARCH_SAMPLE_MODULUS-th item first (its own partial trigram index,
+          // an eighth of the work): when that alone passes the cap, those hits are ranked and the
+          // total is "cap+"; otherwise (the one-time filter) the whole index is read as before.
+          sql`sample as materialized (select ${hit} from items i where ${where} and ${SAMPLE} limit ${q.cap + 1}),
+              hits as materialized (
+                select * from sample where (select count(*) from sample) > ${q.cap}
+                union all
+                (select ${hit} from items i where ${where} and (select count(*) from sample) <= ${q.cap} limit ${q.cap + 1}))`;
       const rows = await queryRows<CatalogueHitRow>(
         db,
-        sql`with hits as materialized (
-          select i.id, ${tier(q.keyword)} as tier, length(i.search_text) / 32 as len, i.view_count
-          from items i
-          where ${sql.join(filters, sql` and `)}
-          ${q.walkInIdOrder ? sql`order by i.id` : sql``}
-          limit ${q.cap + 1}
-        ), page as (
+        sql`with ${hits}, page as (
           select id, tier, len, view_count from hits
           order by tier, len, view_count desc, id desc
           limit ${q.limit} offset ${q.offset}
@@ -79,7 +100,7 @@ export function searchRepo(db: AppDatabase) {
       // An empty page (past the end, or no hit at all) still reports the number of hits.
       const [{ total }] = await queryRows<{ total: number }>(
         db,
-        sql`select count(*)::int as total from (select 1 from items i where ${sql.join(filters, sql` and `)} limit ${q.cap + 1}) h`,
+        sql`select count(*)::int as total from (select 1 from items i where ${where} limit ${q.cap + 1}) h`,
       );
       return { rows, total };
     },

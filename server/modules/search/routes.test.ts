@@ -4,6 +4,8 @@ import { items } from "../../db/schema/index.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { localProvider } from "./local-provider.js";
+import { SEARCH_SAMPLE_MODULUS, searchRepo } from "./repo.js";
+import { likePattern } from "./search-text.js";
 
 type Kind = "mix" | "single";
 interface Fixture {
@@ -157,6 +159,21 @@ describe.each(testEngines())("GET /api/forntend/indexsearch on %s", (engine) => 
     expect(await capped.search({ ...q, page: 3 }, new AbortController().signal)).toMatchObject({ list: [], total: 3, capped: true });
     const few = await capped.search({ ...q, keyword: "重庆" }, new AbortController().signal);
     expect(few).toMatchObject({ total: 1, capped: false });
+  });
+
+  it("a keyword with more hits than the cap among every 8th item is answered from those alone", async () => {
+    const repo = searchRepo(testApp.database.db);
+    const all = [...ids].filter(([title]) => title.startsWith("夜店嗨曲")).map(([, id]) => id);
+    const sampled = all.filter((id) => id % SEARCH_SAMPLE_MODULUS === 0);
+    expect(sampled.length).toBeGreaterThan(0);
+    const q = { pattern: likePattern("夜店嗨曲")!, keyword: "夜店嗨曲", playtype: "mp3" as const, limit: 50, offset: 0 };
+    // The sample alone passes the cap: its hits are the ones ranked, and the total says "more".
+    const fromSample = await repo.search({ ...q, cap: sampled.length - 1 });
+    expect(fromSample.total).toBe(sampled.length);
+    expect(fromSample.rows.map((r) => r.id).sort()).toEqual([...sampled].sort());
+    // It does not: every hit is read, up to the cap.
+    expect((await repo.search({ ...q, cap: sampled.length })).total).toBe(sampled.length + 1);
+    expect((await repo.search({ ...q, cap: 100 })).total).toBe(all.length);
   });
 
   it.each([

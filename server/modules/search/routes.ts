@@ -1,12 +1,12 @@
-import { envelopeSchema as envelope, ok } from "@contracts/envelope";
-import { searchQuerySchema, searchResultSchema } from "@contracts/search";
+import { searchQuerySchema } from "@contracts/search";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { rateLimitConfig } from "../../http/rate-limits.js";
+import { sendShared } from "../../http/shared-answer.js";
 import type { AppServices } from "../../services.js";
+import { searchAnswerSchema } from "./answers.js";
 
 export const searchRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
-  const service = services.search;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -18,13 +18,14 @@ export const searchRoutes: FastifyPluginAsync<{ services: AppServices }> = async
         tags: ["frontend"],
         summary: "搜索 (本站曲库; 外部来源以 provider 接入)",
         querystring: searchQuerySchema,
-        response: { 200: envelope(searchResultSchema) },
+        response: { 200: searchAnswerSchema },
       },
     },
-    async (request) => {
-      // The dashboard's searches per day: a new search, not its next pages; batched, no write here.
+    async (request, reply) => {
+      // The dashboard's searches per day: every search, answered from a kept answer or not, but
+      // not its next pages; batched, no write here.
       if ((request.query.page ?? 1) === 1) services.counters.add("search");
-      return ok(await service.search(request.query));
+      return sendShared(request, reply, await services.searchAnswers.get(request.query));
     },
   );
 };

@@ -53,7 +53,13 @@ const HAN_RUN = /\p{Script=Han}+/gu;
 
 // Titles reuse the same names and phrases; keeping each run's pinyin makes bulk seeding several
 // times faster. (A pure function's memo: one per process, not per database.)
-const pinyinOfRun = new Cache<string[]>({ name: "pinyin", maxEntries: 50_000 });
+const pinyinOfRun = new Cache<string[]>({
+  name: "pinyin",
+  maxEntries: 50_000,
+  maxBytes: 4 * 1024 * 1024,
+  // Readings as UTF-8 plus a small array each (an estimate).
+  sizeOf: (readings) => readings.reduce((n, r) => n + r.length + 16, 32),
+});
 
 function pinyinOf(run: string): string[] {
   // `v: true`: ü is typed as v on Chinese keyboards (绿 -> lv).

@@ -1,6 +1,5 @@
 import { SEARCH_DEFAULT_PAGE_SIZE, searchMessages, type SearchQueryParsed, type SearchResult } from "@contracts/search";
 import { AppError } from "../../errors.js";
-import type { Cache } from "../../lib/cache.js";
 import { mergeHits } from "./merge.js";
 import { ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "./provider.js";
 import { normalize } from "./search-text.js";
@@ -8,24 +7,7 @@ import { normalize } from "./search-text.js";
 export interface SearchServiceOptions {
   /** Where a provider failure is logged (the answer only carries its Chinese message). */
   onProviderError?: (source: string, error: unknown) => void;
-  /**
-   * Repeated searches within the cache's fresh time are answered from it, keyed by the
-   * normalised query; an answer naming failed sources is kept `partialAnswerMs` at most, so a
-   * source that comes back is asked again soon. Without a cache every search asks the providers.
-   */
-  cache?: Cache<CachedAnswer> | (() => Cache<CachedAnswer> | undefined);
-  partialAnswerMs?: number;
-  /** Milliseconds since the epoch, for the age of a kept answer (the server's clock). */
-  now?: () => number;
 }
-
-export interface CachedAnswer {
-  result: SearchResult;
-  storedAt: number;
-}
-
-/** How long an answer with errors may be served from the cache. */
-export const PARTIAL_ANSWER_MS = 5_000;
 
 export const providerMessages = {
   timeout: "搜索超时",
@@ -69,10 +51,17 @@ async function runProvider(provider: SearchProvider, query: ProviderQuery, outer
  * local provider alone that is exactly its page.
  */
 export function searchService(providers: readonly SearchProvider[] | (() => readonly SearchProvider[]), options: SearchServiceOptions = {}) {
-  const { partialAnswerMs = PARTIAL_ANSWER_MS, now = Date.now } = options;
   // Asked at each search: the external sources change while the site runs (ADR 0026).
   const current = typeof providers === "function" ? providers : () => providers;
-  const cacheNow = typeof options.cache === "function" ? options.cache : () => options.cache as Cache<CachedAnswer> | undefined;
+
+  /** The query every provider is asked, with the keyword normalised and paging resolved. */
+  function resolve(input: SearchQueryParsed): ProviderQuery {
+    const keyword = normalize(input.keyword);
+    if (keyword === "") throw new AppError(400, searchMessages.keywordRequired);
+    const page = input.page ?? 1;
+    const pageSize = input.pageSize ?? input.limit ?? SEARCH_DEFAULT_PAGE_SIZE;
+    return { keyword, page, pageSize, type: input.type, channel: input.channelid, kind: input.filter };
+  }
 
   async function ask(query: ProviderQuery, signal?: AbortSignal): Promise<SearchResult> {
     const selected = current().filter((p) => p.serves(query.channel));
@@ -98,27 +87,12 @@ export function searchService(providers: readonly SearchProvider[] | (() => read
     return result;
   }
 
-  async function cached(query: ProviderQuery, cache: Cache<CachedAnswer>): Promise<SearchResult> {
-    const key = JSON.stringify([query.keyword, query.type, query.channel ?? "", query.kind ?? "", query.page, query.pageSize]);
-    const load = async () => ({ result: await ask(query), storedAt: now() });
-    let answer = await cache.get(key, load);
-    if (answer.result.errors.length > 0 && now() - answer.storedAt > partialAnswerMs) {
-      cache.delete(key);
-      answer = await cache.get(key, load);
-    }
-    return answer.result;
-  }
-
   return {
-    async search(input: SearchQueryParsed, signal?: AbortSignal): Promise<SearchResult> {
-      const keyword = normalize(input.keyword);
-      if (keyword === "") throw new AppError(400, searchMessages.keywordRequired);
-      const page = input.page ?? 1;
-      const pageSize = input.pageSize ?? input.limit ?? SEARCH_DEFAULT_PAGE_SIZE;
-      const query: ProviderQuery = { keyword, page, pageSize, type: input.type, channel: input.channelid, kind: input.filter };
-      // A caller's own signal (one request giving up) must not end a load other callers share.
-      const cache = signal ? undefined : cacheNow();
-      return cache ? cached(query, cache) : ask(query, signal);
-    },
+    resolve,
+    ask,
+    /** One search, asked now (kept answers: answers.ts). */
+    search: async (input: SearchQueryParsed, signal?: AbortSignal): Promise<SearchResult> => ask(resolve(input), signal),
   };
 }
+
+export type SearchService = ReturnType<typeof searchService>;
