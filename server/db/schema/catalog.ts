@@ -124,6 +124,13 @@ export const items = pgTable(
     oneOf("items_vipdown_check", t.vipdown, ["0", "1"]),
     check("items_price_check", sql`${t.price} >= 0`),
     index("items_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    // The same over every SEARCH_SAMPLE_MODULUS-th item: a keyword with many hits (周杰伦: 40,000
+    // at 1,500,000 items) finds its capped hits there instead of bitmapping and sorting them all
+    // (server/modules/search/repo.ts). The modulus is written out: a partial index is only used
+    // when the query repeats its predicate literally.
+    index("items_search_sample_trgm_idx")
+      .using("gin", t.searchText.op("gin_trgm_ops"))
+      .where(sql`${t.id} % 8 = 0`),
     // Latest per category: newest first with id as tie-break. Indexes are ascending on purpose:
     // a backward scan serves `ORDER BY ... DESC` (NULLS FIRST), which drizzle-kit's
     // `.desc()` (emitted as DESC NULLS LAST) would not.
@@ -136,6 +143,9 @@ export const items = pgTable(
     index("items_kind_id_idx").on(t.kind, t.id),
     index("items_kind_category_id_idx").on(t.kind, t.categoryId, t.id),
     index("items_site_kind_idx").on(t.sourceSite, t.kind),
+    // The sitemaps: visible ids with their lastmod, a range of 50,000 read from the index alone
+    // (the heap pages of 50,000 items are ~60 MB: 0.3 s a sitemap at 1,500,000 items).
+    index("items_sitemap_idx").on(t.id, t.updatedAt).where(sql`${t.status} = 'normal'`),
     index("items_recommended_idx").on(t.publishedAt).where(sql`${t.recommended}`),
     // Collected items map back to their origin exactly once.
     uniqueIndex("items_source_uq").on(t.sourceSite, t.sourceId).where(sql`${t.sourceId} is not null`),

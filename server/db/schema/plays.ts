@@ -27,6 +27,9 @@ export const playEvents = pgTable(
     index("play_events_played_item_idx").on(t.playedAt, t.itemId),
     // Per-item history, and the FK's cascade delete.
     index("play_events_item_played_idx").on(t.itemId, t.playedAt),
+    // A visitor's latest play (the pace check of every play report): without it a visitor with
+    // no plays yet walked the whole played_at index (2.5 s at 1,000,000 events).
+    index("play_events_visitor_played_idx").on(t.visitorId, t.playedAt),
     check("play_events_seconds_check", sql`${t.secondsListened} >= 0`),
   ],
 );

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { queryRows } from "../../db/sql.js";
 import { type CatalogueItemRow, catalogueItemColumns, catalogueItemJoins } from "./catalogue-item.js";
@@ -16,9 +16,25 @@ export interface CategoryRow {
 }
 
 const ORDER = {
-  new: { key: sql`i.published_at`, label: "published_at" },
-  hot: { key: sql`i.view_count`, label: "view_count" },
+  new: { key: sql`i.published_at` },
+  hot: { key: sql`i.view_count` },
 } as const;
+
+/**
+ * One index range per category (items_category_latest_idx / _hot_idx), each cut at `n` and
+ * merged in order by the caller: `n` entries cost about `n` index entries, not a sort of the
+ * whole group (a menu group holds ~1,000,000 items at the largest benchmark).
+ */
+function branches(scope: readonly number[], order: "new" | "hot", n: number) {
+  const { key } = ORDER[order];
+  return sql.join(
+    scope.map(
+      (id) => sql`(select i.id, ${key} as k from items i where i.category_id = ${id} and i.status = 'normal'
+                   order by ${key} desc, i.id desc limit ${n})`,
+    ),
+    sql` union all `,
+  );
+}
 
 export function categoryRepo(db: AppDatabase) {
   return {
@@ -34,35 +50,42 @@ export function categoryRepo(db: AppDatabase) {
       );
     },
 
-    /**
-     * One page of the visible items of `scope`, newest or most viewed first, id as the
-     * tie-break. One index range per category (items_category_latest_idx / _hot_idx), each cut
-     * at offset + limit and merged in order: a page costs about offset + limit index entries, not
-     * a sort of the whole group (a menu group holds ~100000 items at the benchmark's size).
-     */
+    /** One page of the visible items of `scope`, newest or most viewed first, id as the tie-break. */
     page(scope: readonly number[], order: "new" | "hot", limit: number, offset: number) {
-      const { key } = ORDER[order];
-      const branches = sql.join(
-        scope.map(
-          (id) => sql`(select i.id, ${key} as k from items i where i.category_id = ${id} and i.status = 'normal'
-                       order by ${key} desc, i.id desc limit ${offset + limit})`,
-        ),
-        sql` union all `,
-      );
       return queryRows<CatalogueItemRow>(
         db,
-        sql`with p as (select id, k from (${branches}) u order by k desc, id desc limit ${limit} offset ${offset})
+        sql`with p as (select id, k from (${branches(scope, order, offset + limit)}) u order by k desc, id desc limit ${limit} offset ${offset})
             select ${catalogueItemColumns} from p join items i on i.id = p.id ${catalogueItemJoins}
               order by p.k desc, p.id desc`,
       );
     },
 
-    /** Number of visible items of `scope` (answered from the partial hot index, no heap visits when vacuumed). */
-    async count(scope: readonly number[]): Promise<number> {
-      const ids: SQL = sql`(select json_array_elements_text(${JSON.stringify(scope)}::json)::int)`;
+    /** The ids of the first `n` visible items of `scope` in the page order (the same merge). */
+    async order(scope: readonly number[], order: "new" | "hot", n: number): Promise<number[]> {
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`select id from (${branches(scope, order, n)}) u order by k desc, id desc limit ${n}`,
+      );
+      return rows.map((r) => r.id);
+    },
+
+    /** These items, in this order, the visible ones only. */
+    byIds(ids: readonly number[]): Promise<CatalogueItemRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return queryRows<CatalogueItemRow>(
+        db,
+        sql`select ${catalogueItemColumns}
+              from json_array_elements_text(${JSON.stringify(ids)}::json) with ordinality as p(id, n)
+              join items i on i.id = p.id::int and i.status = 'normal' ${catalogueItemJoins}
+             order by p.n`,
+      );
+    },
+
+    /** Number of visible items of one category (an index-only count of the partial hot index). */
+    async count(categoryId: number): Promise<number> {
       const [{ total }] = await queryRows<{ total: number }>(
         db,
-        sql`select count(*)::int as total from items i where i.status = 'normal' and i.category_id in ${ids}`,
+        sql`select count(*)::int as total from items i where i.status = 'normal' and i.category_id = ${categoryId}`,
       );
       return total;
     },

@@ -5,6 +5,8 @@ import { chartEntries, itemPlays, items } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { tallyRepo } from "./tally-repo.js";
 
+type Tx = Parameters<Parameters<AppDatabase["transaction"]>[0]>[0];
+
 /** Key of the transaction-level advisory lock that lets one instance at a time rebuild ("charts"). */
 export const CHART_LOCK_KEY = 0x63686172_7473;
 
@@ -23,6 +25,13 @@ export interface RebuildInput {
   top: number;
 }
 
+/**
+ * More new events than this since the last rebuild (the first one counts every event: minutes
+ * at 10,000,000) are counted before the rebuild, without the table lock that holds back play
+ * reports while a rebuild runs.
+ */
+export const TALLY_BACKLOG_EVENTS = 200_000;
+
 export type RebuildOutcome = { status: "rebuilt"; rows: number } | { status: "locked" };
 
 export interface ChartRow {
@@ -40,7 +49,7 @@ export interface ChartRow {
 }
 
 /** SQL of the charts: one aggregation rebuilds every chart; readers only read `chart_entries`. */
-export function chartsRepo(db: AppDatabase) {
+export function chartsRepo(db: AppDatabase, { backlogEvents = TALLY_BACKLOG_EVENTS }: { backlogEvents?: number } = {}) {
   const tally = tallyRepo();
   const entries = (where: SQL) =>
     queryRows<ChartRow>(
@@ -79,15 +88,20 @@ export function chartsRepo(db: AppDatabase) {
         }),
         sql` union all `,
       );
-      return db.transaction(async (tx) => {
+      const tallyWindows = windows.map((w) => ({ column: w.period, lengthMs: now.getTime() - w.since.getTime() }));
+      const locked = async (tx: Tx) => {
         const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${CHART_LOCK_KEY}::bigint) as locked`);
-        if (!lock.locked) return { status: "locked" } as const;
-        await tx.execute(sql`set local jit = off`);
-        await tally.advance(
-          tx,
-          now,
-          windows.map((w) => ({ column: w.period, lengthMs: now.getTime() - w.since.getTime() })),
-        );
+        if (lock.locked) await tx.execute(sql`set local jit = off`);
+        return lock.locked;
+      };
+      if ((await tally.top(db)) - (await tally.state(db)).watermark > backlogEvents) {
+        const upTo = await tally.committedTop(db);
+        const counted = await db.transaction(async (tx) => (await locked(tx)) && (await tally.advance(tx, now, tallyWindows, upTo), true));
+        if (!counted) return { status: "locked" };
+      }
+      return db.transaction(async (tx) => {
+        if (!(await locked(tx))) return { status: "locked" } as const;
+        await tally.advance(tx, now, tallyWindows);
         await tx.delete(chartEntries);
         const inserted = await queryRows<{ n: number }>(
           tx,

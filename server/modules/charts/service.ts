@@ -17,7 +17,7 @@ import {
 import { DEFAULT_COVER } from "@contracts/player-texts";
 import type { AppDatabase } from "../../db/open.js";
 import { type EventBus, inProcessBus } from "../../events/bus.js";
-import { CacheRegistry } from "../../lib/cache.js";
+import { CacheRegistry, jsonBytes } from "../../lib/cache.js";
 import { badRequest } from "../../errors.js";
 import type { SourceDirectory } from "../sources/directory.js";
 import { chartsRepo, type ChartRow, type ChartWindow } from "./repo.js";
@@ -105,7 +105,10 @@ export function chartsService(
     bus = inProcessBus(),
     clock = () => new Date(),
     sources,
+    tallyBacklogEvents,
   }: {
+    /** New events above which the counts catch up before the locked rebuild (repo.ts). */
+    tallyBacklogEvents?: number;
     caches?: CacheRegistry;
     bus?: EventBus;
     clock?: () => Date;
@@ -113,10 +116,10 @@ export function chartsService(
     sources?: Pick<SourceDirectory, "get">;
   } = {},
 ) {
-  const repo = chartsRepo(db);
+  const repo = chartsRepo(db, { backlogEvents: tallyBacklogEvents });
   const siteBoards = sourceCharts(db, { caches, bus, sources });
   let running: Promise<RebuildResult> | undefined;
-  const sides = caches.create<ChartSide>({ name: "chart-side", maxEntries: 8, freshMs: SIDE_CACHE_MS });
+  const sides = caches.create<ChartSide>({ name: "chart-side", maxEntries: 8, maxBytes: 2 * 1024 * 1024, sizeOf: jsonBytes, freshMs: SIDE_CACHE_MS });
   bus.subscribe((event) => {
     // Charts show items' titles, covers and sites, and only visible items.
     if ((event.type === "items" && event.action !== "created") || event.type === "sources") sides.clear();

@@ -3,7 +3,7 @@ import type { SiteRankData, SourceChartItem } from "@contracts/charts";
 import { DEFAULT_COVER } from "@contracts/player-texts";
 import type { AppDatabase } from "../../db/open.js";
 import type { EventBus } from "../../events/bus.js";
-import type { CacheRegistry } from "../../lib/cache.js";
+import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
 import type { SourceDirectory } from "../sources/directory.js";
 import { HLS_MIME_TYPE, SOURCE_PLAY_PATH, sourcePlayUrl } from "../sources/source-provider.js";
 import { sourceChartsRepo, type SourceChartRow } from "./source-charts-repo.js";
@@ -52,7 +52,7 @@ export function sourceCharts(
   { caches, bus, sources }: { caches: CacheRegistry; bus: EventBus; sources?: Pick<SourceDirectory, "get"> },
 ) {
   const repo = sourceChartsRepo(db);
-  const charts = caches.create<SiteRankData>({ name: "source-charts", maxEntries: 64, freshMs: SOURCE_CHART_CACHE_MS });
+  const charts = caches.create<SiteRankData>({ name: "source-charts", maxEntries: 64, maxBytes: 4 * 1024 * 1024, sizeOf: jsonBytes, freshMs: SOURCE_CHART_CACHE_MS });
   bus.subscribe((event) => {
     if (event.type === "sourceCharts") {
       const codes = new Set(event.codes);

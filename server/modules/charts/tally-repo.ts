@@ -28,6 +28,11 @@ const ts = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 const between = (lo: number, hi: number) => sql`(${playEvents.playedAt} > ${ts(lo)} and ${playEvents.playedAt} <= ${ts(hi)})`;
 const inRange = (lo: number, hi: number) => sql`case when ${between(lo, hi)} then 1 else 0 end`;
 
+async function topId(db: Tx | AppDatabase): Promise<number> {
+  const [{ top }] = await queryRows<{ top: number }>(db, sql`select coalesce(max(id), 0)::int8 as top from ${playEvents}`);
+  return Number(top);
+}
+
 /**
  * SQL of the incremental counts behind the charts. A play event counts in window w when
  * `now - w.length < played_at <= now`. Moving the counts from the previous `now` to a new one
@@ -40,7 +45,22 @@ const inRange = (lo: number, hi: number) => sql`case when ${between(lo, hi)} the
  */
 export function tallyRepo() {
   return {
-    async state(tx: Tx): Promise<TallyState> {
+    /**
+     * The highest event id, read under the SHARE lock and released at once: once the lock is
+     * granted no insert is in flight, so every event up to it is committed and visible to any
+     * later transaction. A large backlog up to it can then be counted without the lock.
+     */
+    committedTop(db: AppDatabase): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`lock table ${playEvents} in share mode`);
+        return topId(tx);
+      });
+    },
+
+    /** The highest event id now (no lock: a rough size of the backlog). */
+    top: (db: AppDatabase) => topId(db),
+
+    async state(tx: Tx | AppDatabase): Promise<TallyState> {
       const [row] = await queryRows<{ value: TallyState }>(tx, sql`select value from ${appSettings} where key = ${TALLY_KEY}`);
       return row?.value ?? { watermark: 0, at: null };
     },
@@ -51,11 +71,12 @@ export function tallyRepo() {
      * holds new ones back until commit, so no event with an id below the new watermark can
      * become visible later (identity ids are taken before commit, not in commit order).
      */
-    async advance(tx: Tx, now: Date, windows: readonly TallyWindow[]): Promise<{ events: number }> {
-      await tx.execute(sql`lock table ${playEvents} in share mode`);
+    async advance(tx: Tx, now: Date, windows: readonly TallyWindow[], upTo?: number): Promise<{ events: number }> {
+      // `upTo`: an id every event up to which is known committed (see `committedTop`): no lock.
+      if (upTo === undefined) await tx.execute(sql`lock table ${playEvents} in share mode`);
       const prev = await this.state(tx);
-      const [{ top }] = await queryRows<{ top: number }>(tx, sql`select coalesce(max(id), 0)::int8 as top from ${playEvents}`);
-      const watermark = Number(top);
+      const watermark = upTo ?? (await topId(tx));
+      if (watermark < prev.watermark) return { events: 0 };
       const end = now.getTime();
       const fresh = sql.join(
         windows.map((w) => sql`${inRange(end - w.lengthMs, end)}`),

@@ -45,12 +45,15 @@ describe.each(testEngines())("running play counts (item_plays) on %s", (engine) 
   afterAll(() => database?.close());
   beforeEach(() => fx.reset());
 
-  const rebuild = async (now: Date) => {
-    const result = await chartsService(database.db).rebuildCharts(now);
+  const rebuild = async (now: Date, tallyBacklogEvents?: number) => {
+    const result = await chartsService(database.db, { tallyBacklogEvents }).rebuildCharts(now);
     expect(result.status).toBe("rebuilt");
   };
 
-  it("equals a count of every event after any sequence of rebuilds, forwards and backwards in time", async () => {
+  it.each([
+    ["under the lock", undefined],
+    ["with every backlog counted first, without the lock", 0],
+  ])("equals a count of every event after any sequence of rebuilds, forwards and backwards in time (%s)", async (_, backlog) => {
     const rng = Rng.for("tally-test", 1);
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) ids.push(await fx.item(i % 2 ? "djuu" : "vvvdj", i % 3 ? "mix" : "single", `t${i}`));
@@ -67,7 +70,7 @@ describe.each(testEngines())("running play counts (item_plays) on %s", (engine) 
     for (const [i, offset] of steps.entries()) {
       const now = new Date(NOW.getTime() + offset);
       if (i % 2 === 0) await addPlays(now, 10);
-      await rebuild(now);
+      await rebuild(now, backlog);
       expect(await storedCounts(database.db), `after rebuild ${i} at ${now.toISOString()}`).toEqual(
         await expectedCounts(database.db, now),
       );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { notFound } from "../../errors.js";
 import { declareAccess } from "../../http/auth.js";
+import { sendShared } from "../../http/shared-answer.js";
 import type { AppServices } from "../../services.js";
 
 const CACHE = "public, max-age=3600";
@@ -14,13 +15,14 @@ export const seoRoutes: FastifyPluginAsync<{ services: AppServices }> = async (a
   app.get("/robots.txt", hide, async (_req, reply) =>
     reply.type("text/plain; charset=utf-8").header("cache-control", CACHE).send(seo.robots()),
   );
-  app.get("/sitemap.xml", hide, async (_req, reply) => reply.type(XML).header("cache-control", CACHE).send(await seo.index()));
-  app.get("/sitemap-pages.xml", hide, async (_req, reply) =>
-    reply.type(XML).header("cache-control", CACHE).send(await seo.pages()),
+  // Kept, compressed once and sent with an ETag (shared-answer.ts): an items sitemap is ~5 MB.
+  app.get("/sitemap.xml", hide, async (request, reply) => sendShared(request, reply.header("cache-control", CACHE), await seo.index(), XML));
+  app.get("/sitemap-pages.xml", hide, async (request, reply) =>
+    sendShared(request, reply.header("cache-control", CACHE), await seo.pages(), XML),
   );
   app.get<{ Params: { n: string } }>("/sitemap-items-:n(^\\d{1,6}).xml", hide, async (request, reply) => {
     const xml = await seo.items(Number(request.params.n));
     if (xml === null) throw notFound("页面不存在");
-    return reply.type(XML).header("cache-control", CACHE).send(xml);
+    return sendShared(request, reply.header("cache-control", CACHE), xml, XML);
   });
 };

@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoMediaFixture } from "../../db/seed/demo-media.fixture.js";
@@ -56,6 +57,20 @@ describe.each(testEngines())("robots.txt and sitemaps on %s", (engine) => {
     const body = (await t.app.inject("/sitemap-items-1.xml")).body;
     for (const id of visibleIds) expect(body).toContain(`<loc>${BASE}/sutie/${id}.html</loc>`);
     expect(body).not.toContain(`/sutie/${hiddenId}.html`);
+  });
+
+  it("an items sitemap is kept compressed: gzip when asked, the same bytes again, 304 for its ETag", async () => {
+    const first = await t.app.inject({ url: "/sitemap-items-1.xml", headers: { "accept-encoding": "gzip" } });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["content-encoding"]).toBe("gzip");
+    expect(first.headers["content-type"]).toContain("application/xml");
+    expect(gunzipSync(first.rawPayload).toString()).toContain(`<loc>${BASE}/sutie/${visibleIds[0]}.html</loc>`);
+    const again = await t.app.inject({ url: "/sitemap-items-1.xml", headers: { "accept-encoding": "gzip" } });
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"/);
+    const cached = await t.app.inject({ url: "/sitemap-items-1.xml", headers: { "if-none-match": etag } });
+    expect(cached.statusCode).toBe(304);
   });
 
   it("answers 404 past the last items sitemap and for malformed names", async () => {

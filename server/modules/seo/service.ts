@@ -1,6 +1,7 @@
 import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import type { EventBus } from "../../events/bus.js";
+import { SharedAnswer } from "../../http/shared-answer.js";
 import type { CacheRegistry } from "../../lib/cache.js";
 import { seoRepo } from "./repo.js";
 
@@ -30,12 +31,13 @@ const blockOf = (id: number) => Math.ceil(id / ITEMS_PER_SITEMAP);
 export function seoService(db: AppDatabase, { publicUrl, caches, bus }: { publicUrl: string; caches: CacheRegistry; bus: EventBus }) {
   const repo = seoRepo(db);
   const abs = (path: string) => `${publicUrl}${path}`;
-  // Each items sitemap is up to ~5 MB of XML (50,000 URLs); a few dozen at most are kept.
-  const sitemaps = caches.create<string | null>({
+  // Each items sitemap is ~5 MB of XML (50,000 URLs), compressed once per kept copy (~0.3 MB
+  // gzip): 1,500,000 items are 30 files, all kept. Compressing 5 MB per request cost ~70 ms.
+  const sitemaps = caches.create<SharedAnswer | null>({
     name: "sitemaps",
-    maxEntries: 64,
+    maxEntries: 256,
     maxBytes: 64 * 1024 * 1024,
-    sizeOf: (xml) => xml?.length ?? 0,
+    sizeOf: (answer) => answer?.bytesHeld ?? 0,
     freshMs: SITEMAP_CACHE_MS,
   });
   bus.subscribe((event) => {
@@ -47,6 +49,8 @@ export function seoService(db: AppDatabase, { publicUrl, caches, bus }: { public
   });
 
   return {
+    /** The site's absolute address (PUBLIC_URL): pages name their canonical URL with it. */
+    publicUrl,
     robots(): string {
       return [
         "User-agent: *",
@@ -61,16 +65,29 @@ export function seoService(db: AppDatabase, { publicUrl, caches, bus }: { public
       ].join("\n");
     },
 
-    index: () => sitemaps.get("index", buildIndex) as Promise<string>,
-    pages: () => sitemaps.get("pages", buildPages) as Promise<string>,
+    index: () => sitemaps.get("index", async () => kept(await buildIndex())) as Promise<SharedAnswer>,
+    pages: () => sitemaps.get("pages", async () => kept(await buildPages())) as Promise<SharedAnswer>,
     /** Items with ids in the n-th block of 50,000; null when n is past the last block. */
-    async items(n: number): Promise<string | null> {
-      const xml = await sitemaps.get(itemsKey(n), () => buildItems(n));
+    async items(n: number): Promise<SharedAnswer | null> {
+      const xml = await sitemaps.get(itemsKey(n), async () => {
+        const built = await buildItems(n);
+        return built === null ? null : kept(built);
+      });
       // Only files that exist are kept: asking for made-up numbers must not push them out.
       if (xml === null) sitemaps.delete(itemsKey(n));
       return xml;
     },
   };
+
+  /**
+   * Gzipped at once (crawlers ask for gzip), so the cache counts the compressed size it keeps:
+   * counted as 5 MB of plain XML each, all but a dozen files were pushed out and built again.
+   */
+  function kept(xml: string): SharedAnswer {
+    const answer = new SharedAnswer(xml);
+    answer.encodedAs("gzip");
+    return answer;
+  }
 
   async function buildIndex(): Promise<string> {
     const itemSitemaps = Math.ceil((await repo.maxItemId()) / ITEMS_PER_SITEMAP);

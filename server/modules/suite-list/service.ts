@@ -57,7 +57,7 @@ export function suiteListService(
   // Totals of the unsearched table by kind and filter (counting 100,000 suites costs ~10 ms a
   // request); dropped by any change of items or categories, and kept a minute at most, for
   // writers outside this process's bus.
-  const counts = deps.caches.create<number>({ name: "adminSuiteCounts", maxEntries: 500, freshMs: 60_000 });
+  const counts = deps.caches.create<number>({ name: "adminSuiteCounts", maxEntries: 500, maxBytes: 256 * 1024, sizeOf: () => 8, freshMs: 60_000 });
   deps.bus.subscribe((event) => {
     if (event.type === "items" || event.type === "categories") counts.clear();
   });

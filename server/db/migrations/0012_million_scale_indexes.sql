@@ -1,0 +1,2 @@
+CREATE INDEX "items_search_sample_trgm_idx" ON "items" USING gin ("search_text" gin_trgm_ops) WHERE "items"."id" % 8 = 0;--> statement-breakpoint
+CREATE INDEX "play_events_visitor_played_idx" ON "play_events" USING btree ("visitor_id","played_at");

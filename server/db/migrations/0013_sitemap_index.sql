@@ -1,0 +1,1 @@
+CREATE INDEX "items_sitemap_idx" ON "items" USING btree ("id","updated_at") WHERE "items"."status" = 'normal';
