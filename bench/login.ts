@@ -15,7 +15,7 @@
 import autocannon from "autocannon";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { BENCH_MEMBER_PASSWORD, benchClientAddress, startBenchServer } from "./bench-server.js";
+import { BENCH_MEMBER_PASSWORD, benchClientAddress, resultRow, startBenchServer } from "./bench-server.js";
 
 const { values } = parseArgs({
   options: {
@@ -98,36 +98,25 @@ function loginLoad(rate: number) {
   };
 }
 
-const row = (name: string, r: autocannon.Result, load: string) => ({
-  run: name,
-  "req/s": Math.round(r.requests.average),
-  "p50 ms": r.latency.p50,
-  "p99 ms": r.latency.p99,
-  "max ms": r.latency.max,
-  non2xx: r.non2xx,
-  errors: r.errors + r.timeouts,
-  load,
-});
-
 try {
   const duration = Number(values.duration);
   const rate = Number(values.rate);
   console.log(`engine ${target.engine}; ${target.ids.length} sample suites; ${target.members.length} bench members`);
   await askEach(suitePaths);
   await getmusicinfo(2); // JIT, pools
-  const rows: ReturnType<typeof row>[] = [];
+  const rows: ReturnType<typeof resultRow>[] = [];
   const ratios: number[] = [];
   for (let round = 1; round <= Number(values.rounds); round++) {
     const quietLoad = os.loadavg()[0].toFixed(2);
     const quiet = await getmusicinfo(duration);
-    rows.push(row(`${round}: getmusicinfo, quiet`, quiet, quietLoad));
+    rows.push(resultRow(`${round}: getmusicinfo, quiet`, quiet, quietLoad));
 
     const logins = loginLoad(rate);
     await new Promise((r) => setTimeout(r, 1000)); // the logins' own warm-up
     const busyLoad = os.loadavg()[0].toFixed(2);
     const busy = await getmusicinfo(duration);
     const stats = await logins.stop();
-    rows.push(row(`${round}: getmusicinfo, ${rate} logins/s beside`, busy, busyLoad));
+    rows.push(resultRow(`${round}: getmusicinfo, ${rate} logins/s beside`, busy, busyLoad));
     console.log(`round ${round} logins: ${stats.ok} ok, ${stats.failed} failed, p50 ${stats.p50} ms, p99 ${stats.p99} ms`);
     ratios.push(busy.latency.p99 / quiet.latency.p99);
   }

@@ -1,31 +1,12 @@
 import { z } from "zod";
+import { fieldMessages } from "./auth-texts";
+
+export { fieldMessages };
 
 /**
  * The account fields' rules and messages (spec section 5), written once: the server's request
  * schemas and the web forms' rules (web/app/lib/form-rules.ts) both use them.
  */
-export const fieldMessages = {
-  accountRequired: "请输入用户名/邮箱",
-  adminAccountRequired: "请输入账号",
-  passwordRequired: "请输入密码",
-  captchaRequired: "请输入验证码",
-  usernameRequired: "请输入用户名",
-  usernameLength: "用户名长度在 3 到 20 个字符",
-  emailRequired: "请输入邮箱",
-  emailFormat: "请输入正确的邮箱格式",
-  registerPasswordMin: "密码长度不能小于6位",
-  registerConfirmRequired: "请再次输入密码",
-  registerConfirmMismatch: "两次输入密码不一致!",
-  passwordLength: "密码长度必须在6-30个字符之间",
-  confirmMismatch: "两次输入的密码不一致",
-  changePasswordLength: "密码长度必须在6到30个字符之间",
-  oldPasswordRequired: "请输入原密码",
-  nicknameRequired: "请输入昵称",
-  nicknameLength: "长度在 2 到 20 个字符",
-  bioLength: "个人简介不能超过200个字符",
-  codeRequired: "请输入验证码",
-  codeLength: "验证码长度不正确",
-} as const;
 
 /** Length in characters as a person counts them (一 is one, so is 😀). */
 export const charLength = (s: string) => [...s].length;

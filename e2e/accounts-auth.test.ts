@@ -110,7 +110,7 @@ describe("member login and registration", () => {
     // Back on the login tab with the new username filled in.
     const login = dialog.getByRole("tabpanel", { name: "登录" });
     await expect.poll(() => login.getByLabel("用户名/邮箱").inputValue()).toBe(username);
-    await login.getByLabel("密码").fill("secret1");
+    await login.getByLabel("密码", { exact: true }).fill("secret1");
     await login.getByRole("button", { name: "登录", exact: true }).click();
     await toast(page, "登录成功").waitFor();
     await dialog.waitFor({ state: "hidden" });
@@ -140,7 +140,7 @@ describe("member login and registration", () => {
     await shot(page, "login-page");
 
     await page.getByLabel("用户名/邮箱").fill(`  ${user.email.toUpperCase()} `);
-    await page.getByLabel("密码").fill("secret123");
+    await page.getByLabel("密码", { exact: true }).fill("secret123");
     await page.getByRole("main").getByRole("button", { name: "登录", exact: true }).click();
     await page.waitForURL(`${server.url}/user/profile`);
     await page.getByRole("heading", { name: "个人资料" }).waitFor();
@@ -190,7 +190,7 @@ describe("member login and registration", () => {
     await hydrated(page);
     const form = page.getByRole("main");
     await form.getByLabel("用户名/邮箱").fill(user.username);
-    await form.getByLabel("密码").fill("wrong-password");
+    await form.getByLabel("密码", { exact: true }).fill("wrong-password");
     const submit = form.locator("button[type=submit]");
     for (let i = 1; i <= 4; i++) {
       await submit.click();
@@ -224,7 +224,7 @@ describe("member login and registration", () => {
     answer = await readCaptcha(await image);
     expect(await form.getByLabel("验证码", { exact: true }).inputValue()).toBe("");
 
-    await form.getByLabel("密码").fill("right-password");
+    await form.getByLabel("密码", { exact: true }).fill("right-password");
     await form.getByLabel("验证码", { exact: true }).fill(answer);
     await submit.click();
     // Nobody sent this guest to /login: home.

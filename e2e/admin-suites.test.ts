@@ -94,7 +94,7 @@ describe("/panda/sutieList", () => {
     await page.getByText("确定删除选中的 2 条套曲吗？").waitFor();
     await page.waitForTimeout(400); // the popover's fade-in
     await page.screenshot({ path: `${SHOTS}/batch-confirm.png`, fullPage: true });
-    await page.locator(".ant-popconfirm").getByRole("button", { name: "删除" }).click();
+    await page.locator(".ant-popconfirm:visible").getByRole("button", { name: "删除", exact: true }).click();
     await page.getByText("批量删除成功").waitFor();
     await waitTotal(page, child!.n - 2);
     const after = await rowIds(page);
@@ -102,11 +102,13 @@ describe("/panda/sutieList", () => {
     expect(after).not.toContain(b);
     for (const id of [a, b]) expect((await fetch(`${server.url}/sutie/${id}.html`)).status).toBe(404);
     await page.screenshot({ path: `${SHOTS}/after-delete.png`, fullPage: true });
+    // The batch confirmation fades out after its delete: the row's own opens beside it otherwise.
+    await expect.poll(() => page.locator(".ant-popconfirm:visible").count()).toBe(0);
 
     // One delete from its row, and disable another.
     const [c, d] = after;
     await page.locator(`tr[data-row-key="${c}"]`).getByRole("button", { name: "删除" }).click();
-    await page.locator(".ant-popconfirm").getByRole("button", { name: "删除" }).click();
+    await page.locator(".ant-popconfirm:visible").getByRole("button", { name: "删除", exact: true }).click();
     await page.getByText("删除成功", { exact: true }).waitFor();
     expect((await fetch(`${server.url}/sutie/${c}.html`)).status).toBe(404);
     await page.locator(`tr[data-row-key="${d}"]`).getByRole("button", { name: "禁用" }).click();

@@ -23,7 +23,7 @@ describe("category page", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toMatch(/<title>DJ串烧_DJ串烧DJ舞曲免费在线试听 - DJ搜索引擎网<\/title>/);
-    expect(html).toContain('rel="canonical" href="/sort/chuanshao"');
+    expect(html).toMatch(/rel="canonical" href="https?:\/\/[^"/]+\/sort\/chuanshao"/); // absolute (PUBLIC_URL)
     expect(html).toContain("排行榜");
     expect((html.match(/href="\/sutie\/\d+\.html"/g) ?? []).length).toBeGreaterThanOrEqual(10);
   });

@@ -46,7 +46,7 @@ describe("home page", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain("<title>DJ搜索引擎网</title>");
-    expect(html).toContain('rel="canonical" href="/"');
+    expect(html).toMatch(/rel="canonical" href="https?:\/\/[^"/]+\/"/); // absolute (PUBLIC_URL)
     expect(html).toMatch(/<meta name="description" content="DJ搜索引擎网[^"]+"/);
     expect(html).toMatch(/<img[^>]+src="\/media\/[^"]*banner[^"]*"[^>]*fetchPriority="high"|<img[^>]+fetchPriority="high"[^>]+banner/i);
     expect(html).toContain("最新DJ串烧");

@@ -121,8 +121,9 @@ describe("visitor cookie on pages", () => {
 describe("a loader's unexpected failure", () => {
   it("is logged at error level with the request id and the stack; the page says only 服务器错误", async () => {
     const services = t.app.services;
-    const original = services.suites.musicInfo;
-    services.suites.musicInfo = async () => {
+    const original = { ...services.suites };
+    // Both ways the suite is read: a kept page's (viewed), then the per-request render's loader.
+    services.suites.viewed = services.suites.musicInfo = async () => {
       throw new Error("connection to database lost: secret-internal-detail");
     };
     try {
@@ -137,7 +138,7 @@ describe("a loader's unexpected failure", () => {
       // The request's own log lines carry the same id.
       expect(log.lines.some((l) => l.reqId === line.reqId && (l.req as { url?: string } | undefined)?.url === `/sutie/${suiteId}.html`)).toBe(true);
     } finally {
-      services.suites.musicInfo = original;
+      Object.assign(services.suites, original);
     }
   });
 
@@ -148,7 +149,8 @@ describe("a loader's unexpected failure", () => {
       throw new Error("navigation query failed: another-secret");
     };
     try {
-      const res = await t.app.inject({ url: "/" });
+      // A page rendered per request (a kept page runs no loader until a change drops it).
+      const res = await t.app.inject({ url: "/user/profile" });
       expect(res.statusCode).toBe(500);
       expect(res.body).not.toContain("another-secret");
       const lines = log.errors().filter((l) => l.err?.message?.includes("another-secret"));

@@ -188,7 +188,7 @@ describe("personal library in the browser", () => {
     await page.getByRole("heading", { name: "登录" }).waitFor();
     await hydrated(page);
     await page.getByLabel("用户名/邮箱").fill(member.username);
-    await page.getByLabel("密码").fill(member.password);
+    await page.getByLabel("密码", { exact: true }).fill(member.password);
     await page.getByRole("main").getByRole("button", { name: "登录", exact: true }).click();
     await page.waitForURL(`${server.url}/sutie/${suite.id}.html`);
     expect(await page.evaluate(() => localStorage.getItem("token"))).not.toBeNull();

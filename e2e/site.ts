@@ -29,7 +29,9 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts the real site (server/main.ts, production build of the web app) as its own process on
- * a free port with a fresh DATA_DIR, exactly as `npm run serve` does, and waits for /healthz.
+ * a free port with a fresh DATA_DIR, in production mode as `npm run serve` does, and waits for
+ * /healthz. The server runs from its sources (through tsx), not from build/node, so a test
+ * never meets a server build older than the code (bench/soak.ts runs the build).
  */
 export async function startSite(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningSite> {
   const ownDir = !opts.dataDir;

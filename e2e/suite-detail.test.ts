@@ -38,7 +38,7 @@ describe("suite detail page", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain(`<title>${timed.title} - DJ搜索引擎网</title>`);
-    expect(html).toContain(`rel="canonical" href="/sutie/${timed.id}.html"`);
+    expect(html).toMatch(new RegExp(`rel="canonical" href="https?://[^"/]+/sutie/${timed.id}\\.html"`)); // absolute (PUBLIC_URL)
     expect(html).toContain(`音频文件：<!-- -->${timed.audioFiles}`);
     expect(html).toContain(timed.channel.name);
   });

@@ -1,21 +1,19 @@
-import { ConfigProvider } from "antd";
-import zhCN from "antd/locale/zh_CN";
 import { useEffect, type ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigate } from "react-router";
 import { SafeErrorPage } from "./components/errors/ErrorPage";
 import { useNonce } from "./lib/nonce";
 import { setAuthFailureNavigator } from "./lib/user-api";
 import { pageMeta } from "./lib/site";
-import { colors, FONT_FAMILY, theme } from "./theme";
+import { colors, FONT_FAMILY } from "./theme";
 import type { Route } from "./+types/root";
 
 export const meta = () => pageMeta();
 
-/** Button labels stay as written (antd would space out two-character ones: "登 录"). */
-const BUTTON_CONFIG = { autoInsertSpace: false };
-
-/** Base styles every page needs before any stylesheet arrives (inline: no extra request). */
-const BASE_CSS = `html,body{margin:0;padding:0}body{font-family:${FONT_FAMILY};background:${colors.page};color:#1f1b2e;-webkit-font-smoothing:antialiased;text-rendering:optimizeLegibility}`;
+/**
+ * Base styles every page needs before any stylesheet arrives (inline: no extra request), and a
+ * visible keyboard focus everywhere (dark parts, the navbar and the player, draw theirs lighter).
+ */
+const BASE_CSS = `html,body{margin:0;padding:0}body{font-family:${FONT_FAMILY};background:${colors.page};color:#1f1b2e;-webkit-font-smoothing:antialiased;text-rendering:optimizeLegibility}:focus-visible{outline:2px solid ${colors.primary};outline-offset:2px}`;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -35,11 +33,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <style dangerouslySetInnerHTML={{ __html: BASE_CSS }} />
       </head>
       <body>
-        {/* antd's <App> (message/modal/notification context) wraps the admin layout only; the
-            public layouts provide messages alone, see components/feedback.tsx. */}
-        <ConfigProvider locale={zhCN} theme={theme} button={BUTTON_CONFIG}>
-          {children}
-        </ConfigProvider>
+        {/* antd's theme wraps only the parts that use antd (components/AntdScope.tsx). */}
+        {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import sharp from "sharp";
 import { profileMessages as msg } from "@contracts/account-profile";
 import type { AppDatabase, DbLogger } from "../../db/types.js";
 import { badRequest, unauthorized } from "../../errors.js";
+import { loadSharp } from "../../lib/image-upload.js";
 import { profileRepo } from "./profile-repo.js";
 
 /** Side of the square avatar we keep (shown at 28 to 96 px; 256 covers 2x screens). */
@@ -24,6 +24,7 @@ const decoderOptions = { limitInputPixels: AVATAR_MAX_PIXELS, failOn: "error" } 
  * orientation, cropped to a centred square, re-encoded as WebP without any metadata.
  */
 export async function toAvatarWebp(bytes: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   let format: string | undefined;
   try {
     ({ format } = await sharp(bytes, decoderOptions).metadata());

@@ -1,25 +1,66 @@
-import { message } from "antd";
-import type { MessageInstance } from "antd/es/message/interface";
-import { createContext, useContext, type ReactNode } from "react";
+import { Component, createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { importWithReload } from "../lib/chunk-reload";
+import type { ToastCall, ToastSink } from "./Toasts";
 
-const MessageContext = createContext<MessageInstance | null>(null);
+/** A toast's text, or its text and a key (a toast with the same key replaces the shown one). */
+export type SiteMessageContent = string | { key?: string; content: string };
+
+export interface SiteMessage {
+  success(content: SiteMessageContent): void;
+  error(content: SiteMessageContent): void;
+  warning(content: SiteMessageContent): void;
+}
+
+const MessageContext = createContext<SiteMessage | null>(null);
+
+const Toasts = lazy(importWithReload(() => import("./Toasts")));
+
+/** A toast chunk that cannot load must not take the page down (the page reloads instead). */
+class Quiet extends Component<{ children: ReactNode }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
 
 /**
- * Theme-aware toasts (message.success('退出成功')...) for the public layouts. antd's <App>
- * would also bundle Modal and Notification into every public page (about 21 KB gzip of the
- * 250 KB budget); public pages only need messages. The admin layout uses antd's <App>.
+ * Theme-aware toasts (message.success('退出成功')...) for the public layouts. antd's message
+ * code (and its style engine, ~55 KB gzip) loads with the first toast, not with the page: most
+ * visits never show one. Toasts asked for before it arrives are shown when it does.
  */
 export function MessageProvider({ children }: { children: ReactNode }) {
-  const [api, holder] = message.useMessage();
+  const pending = useRef<ToastCall[]>([]);
+  const sink = useRef<ToastSink | null>(null);
+  const [wanted, setWanted] = useState(false);
+  const attach = useCallback((next: ToastSink | null) => {
+    sink.current = next;
+  }, []);
+  const api = useMemo<SiteMessage>(() => {
+    const send = (kind: ToastCall["kind"]) => (content: SiteMessageContent) => {
+      if (sink.current) return sink.current({ kind, content });
+      pending.current.push({ kind, content });
+      setWanted(true);
+    };
+    return { success: send("success"), error: send("error"), warning: send("warning") };
+  }, []);
   return (
     <MessageContext.Provider value={api}>
-      {holder}
+      {wanted ? (
+        <Quiet>
+          <Suspense fallback={null}>
+            <Toasts pending={pending.current} attach={attach} />
+          </Suspense>
+        </Quiet>
+      ) : null}
       {children}
     </MessageContext.Provider>
   );
 }
 
-export function useSiteMessage(): MessageInstance {
+export function useSiteMessage(): SiteMessage {
   const api = useContext(MessageContext);
   if (!api) throw new Error("useSiteMessage needs <MessageProvider> (default layout)");
   return api;

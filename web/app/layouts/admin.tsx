@@ -4,6 +4,7 @@ import { useState } from "react";
 import { ADMIN_ROLE_NAMES, adminMessages } from "@contracts/admin-texts";
 import { authMessages } from "@contracts/auth";
 import { Outlet, useLocation, useNavigate } from "react-router";
+import { AntdScope } from "../components/AntdScope";
 import { Logo } from "../components/nav/Logo";
 import { ADMIN_MENU_GROUPS, adminMenuFor, adminMenuKey, SUPER_ONLY_PATHS } from "../components/admin/admin-menu";
 import { SuperOnly } from "../components/admin/SuperOnly";
@@ -25,11 +26,13 @@ const SIDER_COLLAPSED_WIDTH = 64;
 /** Admin layout: collapsible side menu (200px / 64px), header with the admin and logout. */
 export default function AdminLayout() {
   return (
-    <App>
-      <GuardGate>
-        <AdminFrame />
-      </GuardGate>
-    </App>
+    <AntdScope>
+      <App>
+        <GuardGate>
+          <AdminFrame />
+        </GuardGate>
+      </App>
+    </AntdScope>
   );
 }
 

@@ -12,13 +12,14 @@ import styles from "./default.module.css";
 
 /**
  * The menu comes from the categories, through the in-process navigation service; the site
- * settings (title, keywords, description, footer, partner text) from the settings service.
+ * settings (title, keywords, description, footer, partner text) from the settings service;
+ * the site's address makes the pages' canonical links absolute.
  * Both are kept until the back office changes them (ADR 0016, 0030).
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
   const [nav, site] = await Promise.all([services.navigation.topNav(), services.siteSettings.get()]);
-  return { nav, site };
+  return { nav, site, publicUrl: services.seo.publicUrl };
 }
 
 /** Categories and settings change only in the back office: moving between pages needn't reload them. */

@@ -2,6 +2,7 @@ import { Menu } from "antd";
 import { Link, Outlet, useLocation } from "react-router";
 import type { RouteHandle } from "../guards/types";
 import styles from "./user.module.css";
+import { AntdScope } from "../components/AntdScope";
 
 /** Every /user/* page needs a login (spec section 4, 'auth'). */
 export const handle: RouteHandle = { middleware: ["auth"] };
@@ -13,7 +14,7 @@ const ITEMS = [
 ];
 
 /** User layout: the default layout's chrome plus the user area's own navigation. */
-export default function UserLayout() {
+function UserArea() {
   const { pathname } = useLocation();
   return (
     <div className={styles.area}>
@@ -25,5 +26,14 @@ export default function UserLayout() {
         <Outlet />
       </section>
     </div>
+  );
+}
+
+/** In antd's theme (components/AntdScope.tsx): antd is not at the root. */
+export default function UserLayout() {
+  return (
+    <AntdScope>
+      <UserArea />
+    </AntdScope>
   );
 }

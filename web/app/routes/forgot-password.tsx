@@ -14,6 +14,7 @@ import { pageMeta } from "../lib/site";
 import { siteOf } from "../lib/site-settings";
 import { userCall } from "../lib/user-api";
 import styles from "./account-page.module.css";
+import { AntdScope } from "../components/AntdScope";
 
 export const handle: RouteHandle = { middleware: ["guest"] };
 
@@ -26,7 +27,7 @@ const guest = { anonymous: true } as const;
  * sent), step 1 the code, the new password and its confirmation, with a send-code button that
  * counts down and a way back. Success goes to /login.
  */
-export default function ForgotPassword() {
+function ForgotPasswordForm() {
   const message = useSiteMessage();
   const navigate = useNavigate();
   const countdown = useCountdown();
@@ -125,5 +126,14 @@ export default function ForgotPassword() {
         </Form>
       )}
     </div>
+  );
+}
+
+/** In antd's theme (components/AntdScope.tsx): antd is not at the root. */
+export default function ForgotPassword() {
+  return (
+    <AntdScope>
+      <ForgotPasswordForm />
+    </AntdScope>
   );
 }

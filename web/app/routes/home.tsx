@@ -7,7 +7,7 @@ import { HomeView } from "../components/home/HomeView";
 import { appContext } from "../lib/app-context";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
-import { siteOf } from "../lib/site-settings";
+import { canonicalLink, siteOf } from "../lib/site-settings";
 import type { Route } from "./+types/home";
 
 /**
@@ -29,7 +29,7 @@ export const meta: (args: Route.MetaArgs) => Route.MetaDescriptors = ({ loaderDa
     { title: loaded.title || SITE_NAME },
     { name: "keywords", content: loaded.keywords },
     { name: "description", content: loaded.description },
-    { tagName: "link", rel: "canonical", href: "/" },
+    canonicalLink(matches, "/"),
   ];
 };
 

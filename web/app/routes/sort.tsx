@@ -6,7 +6,7 @@ import { RouteErrorBoundary } from "../components/errors/RouteErrorBoundary";
 import { appContext } from "../lib/app-context";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
-import { siteOf } from "../lib/site-settings";
+import { canonicalLink, siteOf } from "../lib/site-settings";
 import type { Route } from "./+types/sort";
 
 /**
@@ -41,7 +41,7 @@ export const meta: (args: Route.MetaArgs) => Route.MetaDescriptors = ({ loaderDa
     { title: page.title },
     { name: "keywords", content: page.keywords },
     { name: "description", content: page.description },
-    { tagName: "link", rel: "canonical", href: page.cidurl },
+    canonicalLink(matches, page.cidurl),
   ];
 };
 

@@ -6,7 +6,7 @@ import type { RouteHandle } from "../guards/types";
 import { appContext } from "../lib/app-context";
 import { toRouteError } from "../lib/route-errors";
 import { pageMeta } from "../lib/site";
-import { siteOf } from "../lib/site-settings";
+import { canonicalLink, siteOf } from "../lib/site-settings";
 import type { Route } from "./+types/suite-detail";
 
 /** Spec section 2: only /site/{id}.html and /sutie/{id}.html; any other shape is 页面不存在. */
@@ -34,7 +34,7 @@ export const meta: (args: Route.MetaArgs) => Route.MetaDescriptors = ({ loaderDa
   const { info } = loaded;
   return [
     ...pageMeta(info.title, `${info.title}，${info.artist}，${info.channel.name}DJ舞曲在线试听 - ${info.website.name}`, site),
-    { tagName: "link", rel: "canonical", href: info.url },
+    canonicalLink(matches, info.url),
   ];
 };
 

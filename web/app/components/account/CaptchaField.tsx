@@ -1,5 +1,5 @@
 import { captchaField } from "@contracts/account-fields";
-import { CAPTCHA_PATH } from "@contracts/auth";
+import { CAPTCHA_PATH } from "@contracts/auth-texts";
 import { Form, Input } from "antd";
 import { zodRule } from "../../lib/form-rules";
 import styles from "./account-form.module.css";

@@ -3,9 +3,10 @@ import { useState } from "react";
 import { LoginForm } from "./LoginForm";
 import { useLoginDialog, type LoginTab } from "./login-dialog-store";
 import { RegisterForm } from "./RegisterForm";
+import { AntdScope } from "../AntdScope";
 
 /** Spec section 2: opened from the navbar, 400px wide, login and register tabs. */
-export default function LoginDialog() {
+function LoginDialogBody() {
   const { open, tab, setTab, close } = useLoginDialog();
   // The username just registered, for the login tab (a new object each time, so it is filled again).
   const [prefill, setPrefill] = useState<{ account: string }>();
@@ -45,5 +46,14 @@ export default function LoginDialog() {
         ]}
       />
     </Modal>
+  );
+}
+
+/** In antd's theme (components/AntdScope.tsx): this part is loaded on its own. */
+export default function LoginDialog() {
+  return (
+    <AntdScope>
+      <LoginDialogBody />
+    </AntdScope>
   );
 }

@@ -1,4 +1,4 @@
-import type { MessageInstance } from "antd/es/message/interface";
+import type { SiteMessage } from "../feedback";
 import { type EmailCodeEvent, profileMessages, profilePaths } from "@contracts/account-profile-texts";
 import { userCall } from "../../lib/user-api";
 
@@ -7,7 +7,7 @@ import { userCall } from "../../lib/user-api";
  * wait: 60 after a send, the server's remaining seconds when it was too soon, null otherwise.
  * resetpwd is a guest's call (a 401 there is no lost session).
  */
-export async function requestEmailCode(message: MessageInstance, event: EmailCodeEvent, email?: string): Promise<number | null> {
+export async function requestEmailCode(message: SiteMessage, event: EmailCodeEvent, email?: string): Promise<number | null> {
   try {
     const res = await userCall<{ retryAfter?: number } | null>("POST", profilePaths.sendCode, { event, email }, { anonymous: event === "resetpwd" });
     if (res.code === 1) {

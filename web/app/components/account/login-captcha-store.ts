@@ -1,4 +1,4 @@
-import { CAPTCHA_THRESHOLD } from "@contracts/auth";
+import { CAPTCHA_THRESHOLD } from "@contracts/auth-texts";
 import { create } from "zustand";
 
 /** sessionStorage key of the last failure count the server answered (spec: data.iscaptcha). */

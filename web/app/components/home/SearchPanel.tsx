@@ -26,6 +26,7 @@ export function SearchPanel({ channels, sites = [] }: { channels: SearchChannel[
   const [loading, setLoading] = useState(false);
   // Answers of an older query that arrive late must not replace a newer one.
   const latest = useRef(0);
+  const keywordBox = useRef<HTMLInputElement>(null);
 
   async function run(query: HomeSearch) {
     const ticket = ++latest.current;
@@ -50,8 +51,18 @@ export function SearchPanel({ channels, sites = [] }: { channels: SearchChannel[
     void run({ keyword: trimmed, channel, type, page: 1 });
   }
 
+  /** Escape closes the results and puts the focus back in the keyword box. */
+  function onKeyDown(event: React.KeyboardEvent) {
+    if (event.key !== "Escape" || !result) return;
+    event.preventDefault();
+    latest.current++;
+    setResult(null);
+    setLoading(false);
+    keywordBox.current?.focus();
+  }
+
   return (
-    <section className={styles.search} aria-label="搜索">
+    <section className={styles.search} aria-label="搜索" onKeyDown={onKeyDown}>
       <form className={styles.searchForm} role="search" onSubmit={submit}>
         <select className={styles.channel} aria-label="搜索来源" value={channel} onChange={(e) => setChannel(e.target.value)}>
           {channels.map((c) => (
@@ -61,6 +72,7 @@ export function SearchPanel({ channels, sites = [] }: { channels: SearchChannel[
           ))}
         </select>
         <input
+          ref={keywordBox}
           className={styles.keyword}
           type="search"
           name="keyword"

@@ -9,6 +9,7 @@ import { formatChinaDate } from "../suite/format";
 import { useDownloadDialog } from "./download-dialog-store";
 import { getItemStates, handleDownload } from "./library-api";
 import styles from "./library.module.css";
+import { AntdScope } from "../AntdScope";
 
 type Phase = { step: "confirm"; error?: string } | { step: "working" } | { step: "done"; result: DownloadResult };
 
@@ -39,7 +40,7 @@ function CopyRow({ label, value }: { label: string; value: string }) {
  * free to download again), then, after the member confirms, the network-drive link and its
  * extraction code with copy buttons, or the server's clear message.
  */
-export default function DownloadDialog() {
+function DownloadDialogBody() {
   const { target, onDownloaded, close } = useDownloadDialog();
   const user = useSession((s) => s.user);
   const message = useSiteMessage();
@@ -138,5 +139,14 @@ export default function DownloadDialog() {
         </div>
       )}
     </Modal>
+  );
+}
+
+/** In antd's theme (components/AntdScope.tsx): this part is loaded on its own. */
+export default function DownloadDialog() {
+  return (
+    <AntdScope>
+      <DownloadDialogBody />
+    </AntdScope>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { useSession } from "../../session/store";
 import { useLoginDialog } from "../account/login-dialog-store";
 import { useSiteMessage } from "../feedback";
-import { Icon } from "../player/icons";
+import { Glyph } from "../player/icons";
 import { handleFavorite, handleUnfavorite } from "./library-api";
 import { useListFavorites, wantFavoriteMark } from "./list-favorites";
 import styles from "./library.module.css";
@@ -50,7 +50,7 @@ export function ListFavoriteButton({ id, name }: { id: number; name: string }) {
       disabled={busy}
       data-favorite-item={String(id)}
     >
-      <Icon name={on ? "heart" : "heartOutline"} size={16} />
+      <Glyph name={on ? "heart" : "heartOutline"} />
     </button>
   );
 }

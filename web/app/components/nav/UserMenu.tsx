@@ -5,6 +5,7 @@ import { useNavigate } from "react-router";
 // builds zod objects, which the CSP reports when a browser does it).
 import { DEFAULT_COVER as DEFAULT_AVATAR } from "@contracts/player-texts";
 import type { SessionUser } from "../../session/store";
+import { AntdScope } from "../AntdScope";
 import styles from "./top-nav.module.css";
 import { useLogout } from "./use-logout";
 
@@ -17,7 +18,7 @@ const ITEMS: MenuProps["items"] = [
 ];
 
 /** The logged-in user's dropdown (spec section 2, Top nav). */
-export default function UserMenu({ user }: { user: SessionUser }) {
+function UserMenuBody({ user }: { user: SessionUser }) {
   const navigate = useNavigate();
   const logout = useLogout();
   const onClick: MenuProps["onClick"] = ({ key }) => {
@@ -36,5 +37,14 @@ export default function UserMenu({ user }: { user: SessionUser }) {
         <span className={styles.userName}>{user.nickname || user.username}</span>
       </button>
     </Dropdown>
+  );
+}
+
+/** In antd's theme (components/AntdScope.tsx): this part is loaded on its own. */
+export default function UserMenu({ user }: { user: SessionUser }) {
+  return (
+    <AntdScope>
+      <UserMenuBody user={user} />
+    </AntdScope>
   );
 }

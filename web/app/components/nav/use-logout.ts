@@ -1,4 +1,4 @@
-import { authMessages } from "@contracts/auth";
+import { authMessages } from "@contracts/auth-texts";
 import { useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { userCall } from "../../lib/user-api";

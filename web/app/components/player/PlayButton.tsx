@@ -1,5 +1,5 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
-import { Icon } from "./icons";
+import { Glyph } from "./icons";
 import { fromCatalogueItem, sameItem } from "./player-item";
 import { currentItem, playerStore, usePlayer } from "./player-store";
 import { playerControls } from "./media-engine";
@@ -27,7 +27,7 @@ export function PlayButton({ item, className }: { item: CatalogueItem; className
       title={playingThis ? "暂停" : "播放"}
       data-play-item={String(item.id)}
     >
-      <Icon name={playingThis ? "pause" : "play"} size={16} />
+      <Glyph name={playingThis ? "pause" : "play"} />
     </button>
   );
 }

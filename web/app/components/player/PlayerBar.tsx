@@ -95,6 +95,7 @@ export function PlayerBar() {
           aria-label="播放列表"
           aria-expanded={s.panelOpen}
           title="播放列表"
+          data-playlist-toggle=""
         >
           <Icon name="list" />
           <span className={styles.count}>{s.items.length}</span>

@@ -1,3 +1,5 @@
+import glyphs from "./glyphs.module.css";
+
 // Inline icons: a few paths cost less than an icon font and need no extra request.
 const PATHS = {
   play: "M8 5.5v13l11-6.5z",
@@ -10,8 +12,8 @@ const PATHS = {
   close: "M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6L5 6.4z",
   minimise: "M5 17h14v2H5z",
   restore: "M5 5h14v14H5zm2 4v8h10V9z",
-  heart: "M12 20.3 10.6 19C5.4 14.4 2 11.3 2 7.5A4.5 4.5 0 0 1 6.5 3c1.7 0 3.4.8 4.5 2.1A6 6 0 0 1 17.5 3 4.5 4.5 0 0 1 22 7.5c0 3.8-3.4 6.9-8.6 11.5z",
-  heartOutline: "M16.5 3c-1.7 0-3.4.8-4.5 2.1A6 6 0 0 0 7.5 3 4.5 4.5 0 0 0 3 7.5c0 3.8 3.4 6.9 8.6 11.5l.4.4.4-.4C17.6 14.4 21 11.3 21 7.5A4.5 4.5 0 0 0 16.5 3zm-4.4 14.6-.1.1-.1-.1C7.1 13.3 4.9 11 4.9 7.5A2.6 2.6 0 0 1 7.5 4.9c1.2 0 2.4.8 2.8 1.8h1.4c.4-1 1.6-1.8 2.8-1.8a2.6 2.6 0 0 1 2.6 2.6c0 3.5-2.2 5.8-5 10.1z",
+  eye: "M12 5C6.5 5 2.7 9.4 1.5 12c1.2 2.6 5 7 10.5 7s9.3-4.4 10.5-7C21.3 9.4 17.5 5 12 5zm0 11.5a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9zm0-7a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z",
+  eyeOff: "M3.3 2 2 3.3l3.2 3.2C3.4 7.9 2.2 9.9 1.5 12c1.2 2.6 5 7 10.5 7 1.9 0 3.6-.5 5-1.3l3.7 3.7 1.3-1.3zM12 16.5A4.5 4.5 0 0 1 7.5 12c0-.8.2-1.5.6-2.2l1.5 1.5a2.5 2.5 0 0 0 3.1 3.1l1.5 1.5c-.7.4-1.4.6-2.2.6zM12 5c-1.3 0-2.5.2-3.6.6l2 2c.5-.1 1-.1 1.6-.1a4.5 4.5 0 0 1 4.5 4.5c0 .5 0 1.1-.1 1.6l3.1 3.1c1.4-1.3 2.4-2.8 3-4.2C21.3 9.4 17.5 5 12 5z",
   fullscreen: "M5 5h5v2H7v3H5zm9 0h5v5h-2V7h-3zM5 14h2v3h3v2H5zm12 0h2v5h-5v-2h3z",
 } as const;
 
@@ -23,4 +25,11 @@ export function Icon({ name, size = 20 }: { name: IconName; size?: number }) {
       <path fill="currentColor" d={PATHS[name]} />
     </svg>
   );
+}
+
+export type GlyphName = "play" | "pause" | "heart" | "heartOutline";
+
+/** A 16 px icon of a list row, drawn by the stylesheet (glyphs.module.css): one element, no SVG. */
+export function Glyph({ name }: { name: GlyphName }) {
+  return <span className={`${glyphs.glyph} ${glyphs[name]}`} aria-hidden="true" />;
 }

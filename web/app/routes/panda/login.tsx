@@ -7,6 +7,7 @@ import { App, Button, Checkbox, Form, Input } from "antd";
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { CaptchaField } from "../../components/account/CaptchaField";
+import { AntdScope } from "../../components/AntdScope";
 import { takeAdminFlash } from "../../components/admin/admin-flash";
 import { Logo } from "../../components/nav/Logo";
 import { GuardGate } from "../../guards/GuardGate";
@@ -39,13 +40,15 @@ const storedFailures = () => {
 /** Admin login, without the admin side menu. antd's <App> gives the form its messages. */
 export default function AdminLogin() {
   return (
-    <App>
-      <div className={styles.page}>
-        <GuardGate>
-          <AdminLoginCard />
-        </GuardGate>
-      </div>
-    </App>
+    <AntdScope>
+      <App>
+        <div className={styles.page}>
+          <GuardGate>
+            <AdminLoginCard />
+          </GuardGate>
+        </div>
+      </App>
+    </AntdScope>
   );
 }
 

@@ -1,0 +1,30 @@
+import { message } from "antd";
+import { useEffect } from "react";
+import { AntdScope } from "./AntdScope";
+import type { SiteMessageContent } from "./feedback";
+
+export interface ToastCall {
+  kind: "success" | "error" | "warning";
+  content: SiteMessageContent;
+}
+export type ToastSink = (call: ToastCall) => void;
+
+function Holder({ pending, attach }: { pending: ToastCall[]; attach: (sink: ToastSink | null) => void }) {
+  const [api, holder] = message.useMessage();
+  useEffect(() => {
+    const sink: ToastSink = ({ kind, content }) => void api[kind](content);
+    attach(sink);
+    for (const call of pending.splice(0)) sink(call);
+    return () => attach(null);
+  }, [api, pending, attach]);
+  return holder;
+}
+
+/** antd's toasts, loaded with the first one (components/feedback.tsx). */
+export default function Toasts(props: { pending: ToastCall[]; attach: (sink: ToastSink | null) => void }) {
+  return (
+    <AntdScope>
+      <Holder {...props} />
+    </AntdScope>
+  );
+}
