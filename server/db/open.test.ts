@@ -18,7 +18,7 @@ import { buildSearchText, likePattern } from "../modules/search/search-text.js";
 import { UnsupportedDatabaseLocaleError } from "./locale-check.js";
 import { MIGRATIONS_TABLE } from "./migrate.js";
 import { DataDirInUseError } from "./pglite-lock.js";
-import { openDatabase, openPgliteDatabase } from "./open.js";
+import { openDatabase, openPgliteDatabase, PGLITE_SHARED_BUFFERS, pgliteBuffersFor } from "./open.js";
 import { categories, items } from "./schema/index.js";
 import { queryRows } from "./sql.js";
 import type { DatabaseHandle } from "./types.js";
@@ -117,6 +117,9 @@ describe("PGlite on disk", () => {
     const log2 = captureLogger();
     const second = await openDatabase({ dataDir, logger: log2 });
     try {
+      // A small database gets a small buffer pool (ADR 0037): the WebAssembly heap never gives pages back.
+      const [pool] = await queryRows<{ shared_buffers: string }>(second.db, sql`show shared_buffers`);
+      expect(pool!.shared_buffers).toBe(PGLITE_SHARED_BUFFERS);
       const rows = await second.db.select().from(categories).where(eq(categories.diyname, "manyao"));
       expect(rows).toHaveLength(1);
       const applied = (l: typeof log1) => l.lines.filter((x) => x.msg === "applied database migration").length;
@@ -162,5 +165,15 @@ describe.runIf(testEngines().includes("postgres"))("PostgreSQL locale guard", ()
     const handle = await createTestDatabase("postgres");
     expect(handle.engine).toBe("postgres");
     await handle.close();
+  });
+});
+
+describe("PGlite's buffer pool by the database's size", () => {
+  it("is an eighth of the database, from 16MB to 128MB", () => {
+    const mb = 1024 * 1024;
+    expect(pgliteBuffersFor(0)).toBe("16MB");
+    expect(pgliteBuffersFor(70 * mb)).toBe("16MB");
+    expect(pgliteBuffersFor(400 * mb)).toBe("50MB");
+    expect(pgliteBuffersFor(1300 * mb)).toBe("128MB");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Cache, CacheRegistry } from "./cache.js";
+import { Cache, CacheRegistry, jsonBytes } from "./cache.js";
 
 /** A cache on a fake clock whose loads return `${key}${n}` (n counts all loads) and can be held. */
 function setup(options: { freshMs?: number; staleMs?: number; maxEntries: number; maxBytes?: number } = { freshMs: 100, staleMs: 1000, maxEntries: 3 }) {
@@ -10,6 +10,7 @@ function setup(options: { freshMs?: number; staleMs?: number; maxEntries: number
   let gate: Promise<void> = Promise.resolve();
   const cache = new Cache<string>({
     name: "test",
+    maxBytes: 1_000_000,
     ...options,
     sizeOf: (value) => value.length,
     onRefreshError: (key) => refreshErrors.push(key),
@@ -136,32 +137,32 @@ describe("Cache", () => {
     expect(await c.get("a")).toBe("a2");
   });
 
-  it("keeps at most maxBytes, the least recently used going first, and never a value larger than the cap", async () => {
-    const c = setup({ maxEntries: 100, maxBytes: 6 });
-    await c.get("a"); // "a1": 2 bytes
+  it("keeps at most maxBytes (keys and values), the least recently used going first, and never a value larger than the cap", async () => {
+    const c = setup({ maxEntries: 100, maxBytes: 9 });
+    await c.get("a"); // "a" + "a1": 3 bytes
     await c.get("b"); // "b2"
-    await c.get("c"); // "c3": 6 bytes in all
+    await c.get("c"); // "c3": 9 bytes in all
     await c.get("a");
     await c.get("d"); // "d4": b goes
     await settle();
-    expect(c.cache.stats()).toMatchObject({ entries: 3, bytes: 6 });
+    expect(c.cache.stats()).toMatchObject({ entries: 3, bytes: 9 });
     expect(c.cache.peek("b")).toBeUndefined();
     expect(c.cache.peek("a")).toBe("a1");
     const big = await c.cache.get("big", async () => "x".repeat(7));
     expect(big).toBe("xxxxxxx"); // served, not kept
     await settle();
     expect(c.cache.peek("big")).toBeUndefined();
-    expect(c.cache.stats().bytes).toBeLessThanOrEqual(6);
+    expect(c.cache.stats().bytes).toBeLessThanOrEqual(9);
   });
 
   it("measures a kept value again when it is served (it may have grown)", async () => {
     const grown = { bytes: 1 };
     const cache = new Cache<{ bytes: number }>({ name: "grow", maxEntries: 10, maxBytes: 100, sizeOf: (v) => v.bytes });
     await cache.get("k", async () => grown);
-    expect(cache.stats().bytes).toBe(1);
+    expect(cache.stats().bytes).toBe(2); // the key's byte and the value's
     grown.bytes = 60;
     await cache.get("k", async () => grown);
-    expect(cache.stats().bytes).toBe(60);
+    expect(cache.stats().bytes).toBe(61);
     grown.bytes = 101;
     await cache.get("k", async () => grown);
     expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
@@ -184,7 +185,7 @@ describe("Cache", () => {
   it("memo keeps synchronously computed values the same way", () => {
     let clock = 0;
     let computed = 0;
-    const cache = new Cache<number>({ name: "memo", maxEntries: 2, freshMs: 10, now: () => clock });
+    const cache = new Cache<number>({ name: "memo", maxEntries: 2, maxBytes: 100, sizeOf: () => 8, freshMs: 10, now: () => clock });
     expect(cache.memo("x", () => ++computed)).toBe(1);
     expect(cache.memo("x", () => ++computed)).toBe(1);
     cache.memo("y", () => ++computed);
@@ -199,14 +200,35 @@ describe("Cache", () => {
 describe("CacheRegistry", () => {
   it("lists every cache it made with its counters, and refuses a second cache of one name", async () => {
     const caches = new CacheRegistry();
-    const a = caches.create<string>({ name: "a", maxEntries: 2 });
+    const a = caches.create<string>({ name: "a", maxEntries: 2, maxBytes: 100, sizeOf: (v) => v.length });
     caches.create<string>({ name: "b", maxEntries: 2, maxBytes: 10, sizeOf: (v) => v.length });
     await a.get("k", async () => "v");
     expect(caches.stats().map((s) => [s.name, s.entries, s.misses, s.maxBytes])).toEqual([
-      ["a", 1, 1, null],
+      ["a", 1, 1, 100],
       ["b", 0, 0, 10],
     ]);
     expect(caches.get("a")).toBe(a);
-    expect(() => caches.create({ name: "a", maxEntries: 1 })).toThrow("exists");
+    expect(() => caches.create({ name: "a", maxEntries: 1, maxBytes: 1, sizeOf: () => 1 })).toThrow("exists");
+  });
+});
+
+describe("jsonBytes", () => {
+  it("is the UTF-8 size of the value's JSON, Maps and Sets by their entries", () => {
+    expect(jsonBytes({ a: "夜曲" })).toBe(Buffer.byteLength('{"a":"夜曲"}'));
+    expect(jsonBytes(new Map([["k", { n: 1 }]]))).toBe(Buffer.byteLength('[["k",{"n":1}]]'));
+    expect(jsonBytes(new Set([1, 2]))).toBe(5);
+    expect(jsonBytes(12345)).toBe(5);
+    expect(jsonBytes(null)).toBe(4);
+    expect(jsonBytes(undefined)).toBe(0);
+  });
+
+  it("bounds a cache of plain data in bytes: many rows evict the oldest", async () => {
+    const cache = new Cache<{ title: string }>({ name: "rows", maxEntries: 1_000, maxBytes: 10_000, sizeOf: jsonBytes });
+    for (let i = 0; i < 500; i++) await cache.get(`row:${i}`, async () => ({ title: "夜".repeat(30) + i }));
+    const { entries, bytes } = cache.stats();
+    expect(bytes).toBeLessThanOrEqual(10_000);
+    expect(entries).toBeLessThan(500);
+    expect(cache.peek("row:499")).toBeDefined();
+    expect(cache.peek("row:0")).toBeUndefined();
   });
 });

@@ -8,18 +8,20 @@
  *   one load per `freshMs`. A failed refresh keeps the old value (and is reported).
  * - Past `staleMs` (default: `freshMs`, i.e. no stale serving) the caller waits for a new load.
  * - Concurrent callers of a missing key share one load; a failed load is not kept.
- * - Past `maxEntries` or `maxBytes` the least recently used values go first. A value's size is
- *   `sizeOf(value)`, measured when it arrives and again whenever it is served (a kept answer
- *   may grow, e.g. when it is compressed for one more encoding).
+ * - Past `maxEntries` or `maxBytes` the least recently used values go first. Every cache is
+ *   bounded in bytes (ADR 0037): an entry's size is its key's length plus `sizeOf(value)`,
+ *   measured when it arrives and again whenever it is served (a kept answer may grow, e.g. when
+ *   it is compressed for one more encoding). `jsonBytes` is the estimate for plain data.
  * - Writers never call `delete`/`clear` by hand: the services that own a cache drop what a
  *   change event says has changed (server/events/).
  */
 export interface CacheOptions<V> {
   name: string;
   maxEntries: number;
-  /** Total size cap in bytes, with `sizeOf`. */
-  maxBytes?: number;
-  sizeOf?: (value: V) => number;
+  /** Total size cap in bytes: keys plus `sizeOf` of every value. */
+  maxBytes: number;
+  /** A value's size in bytes (an honest estimate: `jsonBytes` for plain data). */
+  sizeOf: (value: V) => number;
   freshMs?: number;
   staleMs?: number;
   /** A background refresh failed (the old value stays): for the log, so it is not silent. */
@@ -32,7 +34,7 @@ export interface CacheStats {
   entries: number;
   bytes: number;
   maxEntries: number;
-  maxBytes: number | null;
+  maxBytes: number;
   hits: number;
   misses: number;
   refreshes: number;
@@ -63,7 +65,6 @@ export class Cache<V> {
     this.freshMs = options.freshMs ?? Number.POSITIVE_INFINITY;
     this.staleMs = Math.max(options.staleMs ?? this.freshMs, this.freshMs);
     this.now = options.now ?? Date.now;
-    if (options.maxBytes !== undefined && !options.sizeOf) throw new Error(`cache ${this.name}: maxBytes needs sizeOf`);
   }
 
   get(key: string, load: () => Promise<V>): Promise<V> {
@@ -154,7 +155,7 @@ export class Cache<V> {
       entries: this.entries.size,
       bytes: this.totalBytes,
       maxEntries: this.options.maxEntries,
-      maxBytes: this.options.maxBytes ?? null,
+      maxBytes: this.options.maxBytes,
       ...this.counts,
     };
   }
@@ -199,12 +200,11 @@ export class Cache<V> {
 
   private measure(key: string, entry: Entry<V>) {
     const { sizeOf, maxBytes } = this.options;
-    if (!sizeOf) return;
-    const bytes = sizeOf(entry.settled as V);
+    const bytes = key.length + sizeOf(entry.settled as V);
     this.totalBytes += bytes - entry.bytes;
     entry.bytes = bytes;
     // A value larger than the whole cache is served but not kept.
-    if (maxBytes !== undefined && bytes > maxBytes) {
+    if (bytes > maxBytes) {
       this.remove(key, entry);
       this.counts.evictions++;
       return;
@@ -215,7 +215,7 @@ export class Cache<V> {
   private evict() {
     const { maxEntries, maxBytes } = this.options;
     for (const [key, entry] of this.entries) {
-      if (this.entries.size <= maxEntries && (maxBytes === undefined || this.totalBytes <= maxBytes)) return;
+      if (this.entries.size <= maxEntries && this.totalBytes <= maxBytes) return;
       this.remove(key, entry);
       this.counts.evictions++;
     }
@@ -254,4 +254,22 @@ export class CacheRegistry {
   get(name: string): Cache<unknown> | undefined {
     return this.caches.get(name);
   }
+}
+
+const measured = new WeakMap<object, number>();
+
+/**
+ * The size estimate of plain data (rows, pages, lists): the UTF-8 bytes of its JSON, Maps and
+ * Sets counted by their entries. Measured once per object: kept values are never changed in
+ * place (one that grows, like a SharedAnswer, reports its own size instead).
+ */
+export function jsonBytes(value: unknown): number {
+  if (value === undefined) return 0;
+  if (value === null || typeof value !== "object") return Buffer.byteLength(String(value));
+  let bytes = measured.get(value);
+  if (bytes === undefined) {
+    bytes = Buffer.byteLength(JSON.stringify(value, (_key, v: unknown) => (v instanceof Map || v instanceof Set ? [...v] : v)));
+    measured.set(value, bytes);
+  }
+  return bytes;
 }

@@ -39,4 +39,24 @@ describe("memoryEphemeralStore", () => {
     expect(await store.get("a")).toBeUndefined();
     expect(await store.get("d")).toBe("d");
   });
+
+  it("stays within its bytes, dropping the oldest first, and gives back what expired, was taken or deleted", async () => {
+    let now = 0;
+    const store = memoryEphemeralStore({ clock: () => new Date(now), maxBytes: 10_000 });
+    for (let i = 0; i < 1_000; i++) await store.set(`captcha:${i}`, "x".repeat(40), 60_000);
+    expect(store.bytes).toBeLessThanOrEqual(10_000);
+    expect(await store.get("captcha:0")).toBeUndefined();
+    expect(await store.get("captcha:999")).toBe("x".repeat(40));
+    const held = store.bytes;
+    await store.take("captcha:999");
+    await store.delete("captcha:998");
+    expect(store.bytes).toBeLessThan(held);
+    await store.increment("fails", 1_000);
+    now = 120_000; // all expired: a read drops each, a sweep every 1000 writes drops the rest
+    for (let i = 0; i < 1_000; i++) await store.set(`n:${i}`, "", 1);
+    now = 240_000;
+    for (let i = 0; i < 1_000; i++) await store.set(`m:${i}`, "", 1_000_000);
+    expect(store.bytes).toBeLessThanOrEqual(10_000);
+    expect(await store.get("captcha:997")).toBeUndefined();
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { viewLedger } from "./view-ledger.js";
+import { VIEW_ENTRY_OVERHEAD, viewLedger } from "./view-ledger.js";
 
 describe("viewLedger", () => {
   it("counts a visitor's view of an item once a day, and again the next day", () => {
@@ -16,11 +16,35 @@ describe("viewLedger", () => {
     expect(ledger.firstToday(1, "visitor-a", "2026-11-22")).toBe(true);
   });
 
-  it("keeps at most maxEntries views a day, forgetting the oldest first", () => {
-    const ledger = viewLedger(3);
+  it("keeps at most maxBytes of views, forgetting the oldest first", () => {
+    const perView = "1|v".length + VIEW_ENTRY_OVERHEAD;
+    const ledger = viewLedger(3 * perView);
     for (const id of [1, 2, 3]) ledger.firstToday(id, "v", "2026-11-22");
+    expect(ledger.bytes).toBe(3 * perView);
     expect(ledger.firstToday(4, "v", "2026-11-22")).toBe(true); // forgets item 1
+    expect(ledger.bytes).toBe(3 * perView);
     expect(ledger.firstToday(2, "v", "2026-11-22")).toBe(false);
     expect(ledger.firstToday(1, "v", "2026-11-22")).toBe(true);
+  });
+
+  it("forgets the day before's views before today's, and a dropped day's bytes", () => {
+    const perView = "1|v".length + VIEW_ENTRY_OVERHEAD;
+    const ledger = viewLedger(3 * perView);
+    ledger.firstToday(1, "v", "2026-11-22");
+    ledger.firstToday(2, "v", "2026-11-22");
+    ledger.firstToday(1, "v", "2026-11-23");
+    ledger.firstToday(2, "v", "2026-11-23"); // over: the 22nd's item 1 goes, not the 23rd's
+    expect(ledger.firstToday(1, "v", "2026-11-23")).toBe(false);
+    expect(ledger.firstToday(2, "v", "2026-11-22")).toBe(false);
+    expect(ledger.bytes).toBe(3 * perView);
+    ledger.firstToday(3, "v", "2026-11-24"); // the 22nd is dropped whole
+    expect(ledger.bytes).toBe(3 * perView);
+  });
+
+  it("stays within its bytes under many visitors", () => {
+    const ledger = viewLedger(64 * 1024);
+    for (let i = 0; i < 20_000; i++) ledger.firstToday(i % 500, `visitor-${i}`, "2026-11-22");
+    expect(ledger.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(ledger.bytes).toBeGreaterThan(60 * 1024);
   });
 });

@@ -7,32 +7,55 @@
  * insert cost ~90 µs of PGlite's only thread per new visitor, and whose lookup was a query on
  * every page of a returning visitor (ADR 0012).
  *
- * Bounded: past `maxEntries` the least recent views are forgotten, so a visitor seen long ago
- * today may count once more; a restart forgets the day as well. Both only ever add a view.
+ * Bounded in bytes (ADR 0037): past `maxBytes` (both days together) the least recent views are
+ * forgotten, the day before's first, so a visitor seen long ago today may count once more; a
+ * restart forgets the day as well. Both only ever add a view.
  */
-export const VIEW_LEDGER_MAX = 500_000;
+/** ~160k views at the measured ~120 bytes each (a Set entry and its key string). */
+export const VIEW_LEDGER_MAX_BYTES = 20 * 1024 * 1024;
+/** What a view costs besides its key's characters (measured on Node 24: ~98 bytes). */
+export const VIEW_ENTRY_OVERHEAD = 100;
 
 export interface ViewLedger {
   /** Records the view; true when it is the visitor's first of the item on `day`. */
   firstToday(itemId: number, visitorId: string, day: string): boolean;
+  /** The estimated bytes held (the bound's measure). */
+  readonly bytes: number;
 }
 
-export function viewLedger(maxEntries = VIEW_LEDGER_MAX): ViewLedger {
+export function viewLedger(maxBytes = VIEW_LEDGER_MAX_BYTES): ViewLedger {
   // The day being counted and the one before (requests racing midnight); older days go.
   const days = new Map<string, Set<string>>();
+  let bytes = 0;
+  const cost = (key: string) => key.length + VIEW_ENTRY_OVERHEAD;
+  const forgetOldest = () => {
+    // The older day first; within a day, a Set iterates in insertion order.
+    const [oldestDay, oldest] = [...days].sort(([a], [b]) => (a < b ? -1 : 1))[0]!;
+    const key = oldest.values().next().value;
+    if (key === undefined) return days.delete(oldestDay);
+    oldest.delete(key);
+    bytes -= cost(key);
+  };
   return {
+    get bytes() {
+      return bytes;
+    },
     firstToday(itemId, visitorId, day) {
       let seen = days.get(day);
       if (!seen) {
         days.set(day, (seen = new Set()));
         const kept = [...days.keys()].sort().slice(-2);
-        for (const d of days.keys()) if (!kept.includes(d)) days.delete(d);
+        for (const [d, views] of days) {
+          if (kept.includes(d)) continue;
+          for (const key of views) bytes -= cost(key);
+          days.delete(d);
+        }
       }
       const key = `${itemId}|${visitorId}`;
       if (seen.has(key)) return false;
       seen.add(key);
-      // A Set iterates in insertion order: the first is the least recent.
-      if (seen.size > maxEntries) seen.delete(seen.values().next().value as string);
+      bytes += cost(key);
+      while (bytes > maxBytes) forgetOldest();
       return true;
     },
   };
