@@ -19,6 +19,13 @@ describe("gzip templates", () => {
     expect(() => template.gzip(["1"])).toThrow();
   });
 
+  it("keeps parts that own exactly their bytes (zlib returns slices of a 64 KB chunk)", () => {
+    const template = new GzipTemplate(["<p>播放 ", " 次</p>"]);
+    expect(template.bytesHeld).toBeLessThan(1024);
+    const parts = (template as unknown as { parts: { deflated: Buffer }[] }).parts;
+    for (const part of parts) expect(part.deflated.buffer.byteLength).toBe(part.deflated.length);
+  });
+
   it("works without holes and with empty parts", () => {
     for (const p of [["只有一段"], ["", ""], ["", "a", ""]]) {
       const t = new GzipTemplate(p);

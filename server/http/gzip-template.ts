@@ -1,4 +1,5 @@
 import { constants, crc32, deflateRawSync, inflateRawSync } from "node:zlib";
+import { ownBytes } from "../lib/own-bytes.js";
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** A stored deflate block holds at most this many bytes. */
@@ -30,7 +31,7 @@ export class GzipTemplate {
     this.parts = parts.map((text) => {
       const bytes = Buffer.from(text);
       return {
-        deflated: bytes.length ? deflateRawSync(bytes, { level: 6, finishFlush: constants.Z_FULL_FLUSH }) : Buffer.alloc(0),
+        deflated: bytes.length ? ownBytes(deflateRawSync(bytes, { level: 6, finishFlush: constants.Z_FULL_FLUSH })) : Buffer.alloc(0),
         crc: crc32(bytes),
         length: bytes.length,
         shift: shiftFor(bytes.length),

@@ -47,6 +47,15 @@ describe("shared answers", () => {
     }
   });
 
+  it("keeps compressed forms that own exactly their bytes, not a slice of zlib's 64 KB chunk", () => {
+    const answer = new SharedAnswer(JSON.stringify({ code: 1, msg: "成功", data: { title: "夜曲 DJ" } }));
+    for (const encoding of ["gzip", "br"] as const) {
+      const bytes = answer.encodedAs(encoding);
+      expect(bytes.buffer.byteLength).toBe(bytes.length);
+    }
+    expect(answer.bytesHeld).toBeLessThan(200);
+  });
+
   it("answers 304 to a client that has it", async () => {
     const first = await app.inject({ url: "/big" });
     const again = await app.inject({ url: "/big", headers: { "if-none-match": String(first.headers.etag) } });
