@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ownBytes } from "../lib/own-bytes.js";
+import { ownBytes, ownText } from "../lib/own-bytes.js";
 
 type Encoding = "br" | "gzip";
 
@@ -24,7 +24,7 @@ export class SharedAnswer {
   private readonly encoded = new Map<Encoding, Buffer>();
 
   constructor(text: string) {
-    this.plain = Buffer.from(text);
+    this.plain = ownText(text);
     this.size = this.plain.length;
     this.etag = `"${createHash("sha1").update(this.plain).digest("base64url")}"`;
   }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { ownText } from "../lib/own-bytes.js";
 import { GzipTemplate } from "./gzip-template.js";
 import { acceptedEncodings } from "./shared-answer.js";
 
@@ -15,7 +16,7 @@ export class SplicedAnswer {
 
   /** `start`: JSON text up to where the per-request end goes. */
   constructor(start: string) {
-    this.start = Buffer.from(start);
+    this.start = ownText(start);
     this.template = new GzipTemplate([start, ""]);
   }
 

@@ -12,3 +12,13 @@ export function ownBytes(bytes: Buffer): Buffer {
   bytes.copy(own);
   return own;
 }
+
+/**
+ * `text` as UTF-8 bytes in memory of their own. `Buffer.from(text)` puts a short text in a
+ * slice of Node's shared 64 KB pool (Buffer.poolSize on Node 24): kept, it pins the slab.
+ */
+export function ownText(text: string): Buffer {
+  const own = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  own.write(text);
+  return own;
+}

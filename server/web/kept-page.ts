@@ -4,6 +4,7 @@ import { formatCount } from "../../web/app/components/suite/format";
 import { GzipTemplate } from "../http/gzip-template.js";
 import { scriptHashCsp } from "../http/security.js";
 import { acceptedEncodings, pickEncoding, SharedAnswer } from "../http/shared-answer.js";
+import { ownText } from "../lib/own-bytes.js";
 
 /**
  * The view count a kept suite page is rendered with: its digits (in the loader data) and its
@@ -98,7 +99,8 @@ class ViewsPage extends KeptPage {
   private readonly cspHead: string;
   private readonly cspTail: string;
   private readonly scriptBefore: Hash;
-  private readonly scriptAfter: string;
+  /** Bytes of their own: a slice of `html` would keep the whole page's string alive. */
+  private readonly scriptAfter: Buffer;
 
   constructor(status: number, contentType: string, html: string) {
     super(status, contentType);
@@ -123,11 +125,11 @@ class ViewsPage extends KeptPage {
     this.cspHead = `${head}${hashes.join(" ")} 'sha256-`;
     this.cspTail = `'${tail}`;
     this.scriptBefore = createHash("sha256").update(html.slice(holder.start, digits));
-    this.scriptAfter = html.slice(digits + PLACEHOLDER_DIGITS.length, holder.end);
+    this.scriptAfter = ownText(html.slice(digits + PLACEHOLDER_DIGITS.length, holder.end));
   }
 
   get bytesHeld() {
-    return this.template.bytesHeld + Buffer.byteLength(this.scriptAfter) + 512;
+    return this.template.bytesHeld + this.scriptAfter.length + 512;
   }
 
   private holesOf(views: number): string[] {
