@@ -180,7 +180,7 @@ export function createServices({
     sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
     adminUsers: adminUserService(db, { audit, sessions }),
     adminComments: adminCommentService(db, { writes, audit }),
-    sourceAdmin: sourceAdminService(db, { writes, directory: sourceDirectory, network: sourceNetwork }),
+    sourceAdmin: sourceAdminService(db, { writes, audit, directory: sourceDirectory, network: sourceNetwork }),
     collector: createCollector({
       db,
       directory: sourceDirectory,

@@ -50,9 +50,7 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
       },
     },
     async (request, reply) => {
-      const before = await admin.get(request.params.code);
-      const { created, source } = await admin.putConfig(request.params.code, request.body);
-      await services.audit.record(auditActor(request), { action: created ? "source.create" : "source.update", targetType: "source", targetId: source.code, before, after: source });
+      const { created, source } = await admin.putConfig(auditActor(request), request.params.code, request.body);
       return reply.code(created ? 201 : 200).send(ok(source));
     },
   );
@@ -69,10 +67,7 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
       },
     },
     async (request) => {
-      const before = await admin.get(request.params.code);
-      const after = await admin.patch(request.params.code, request.body);
-      await services.audit.record(auditActor(request), { action: "source.update", targetType: "source", targetId: after.code, before, after, detail: { patch: request.body } });
-      return ok(after);
+      return ok(await admin.patch(auditActor(request), request.params.code, request.body));
     },
   );
 
@@ -87,9 +82,7 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
       },
     },
     async (request) => {
-      const before = await admin.get(request.params.code);
-      await admin.remove(request.params.code);
-      await services.audit.record(auditActor(request), { action: "source.delete", targetType: "source", targetId: request.params.code, before, after: null });
+      await admin.remove(auditActor(request), request.params.code);
       return ok({ code: request.params.code });
     },
   );

@@ -2,6 +2,7 @@ import { sourceAdminMessages, type SourceAdminAnswer, type SourcePatch, type Sou
 import { z } from "zod";
 import type { AppDatabase } from "../../db/types.js";
 import { AppError, badRequest, notFound } from "../../errors.js";
+import type { AuditActor, AuditService } from "../audit/service.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { genericSourceConfig } from "./adapters/generic-config.js";
 import type { LiveSourceDirectory } from "./directory.js";
@@ -18,7 +19,8 @@ const LOCAL_CODE = "local";
 const BUILTIN_CODES = new Set([...BUILTIN_SOURCES.map((s) => s.code), LOCAL_CODE]);
 
 export interface SourceAdminOptions {
-  writes: Pick<CatalogueWriteService, "upsertSourceSite" | "updateSourceSite" | "deleteSourceSite">;
+  writes: Pick<CatalogueWriteService, "transaction">;
+  audit: AuditService;
   directory: Pick<LiveSourceDirectory, "list" | "get" | "settled" | "defaultTimeoutMs">;
   /** Tests only: fixture addresses a stored config may name. */
   network?: SourceNetwork;
@@ -27,10 +29,11 @@ export interface SourceAdminOptions {
 /**
  * The back office's sources (ADR 0026): list them, store a generic source's configuration, switch
  * and rename any source, delete a generic one. Every write goes through the write service (its
- * `sources` event rebuilds the directory of every instance); the answer waits for this
- * instance's rebuild, so the next search already uses the change.
+ * `sources` event rebuilds the directory of every instance) with its audit row in the same
+ * transaction; the answer waits for this instance's rebuild, so the next search already uses
+ * the change.
  */
-export function sourceAdminService(db: AppDatabase, { writes, directory, network }: SourceAdminOptions) {
+export function sourceAdminService(db: AppDatabase, { writes, audit, directory, network }: SourceAdminOptions) {
   const repo = sourceSiteRepo(db);
 
   /** A code adapter: the three sites, 本站, or one handed to the app at start (tests' fixtures). */
@@ -71,12 +74,6 @@ export function sourceAdminService(db: AppDatabase, { writes, directory, network
   }
 
   return {
-    /** One source as the list shows it, or null (for the audit trail's before and after). */
-    async get(code: string): Promise<SourceAdminAnswer | null> {
-      const row = await repo.get(code);
-      return row ? view(row) : null;
-    },
-
     /**
      * One search against the source in use, first page, straight to its adapter: no cache, no
      * circuit breaker, so an admin sees what the site answers now (or why it fails).
@@ -132,38 +129,52 @@ export function sourceAdminService(db: AppDatabase, { writes, directory, network
     },
 
     /** Creates or replaces a generic source's configuration; a bad one changes nothing. */
-    async putConfig(code: string, body: Record<string, unknown>): Promise<{ created: boolean; source: SourceAdminAnswer }> {
+    async putConfig(actor: AuditActor, code: string, body: Record<string, unknown>): Promise<{ created: boolean; source: SourceAdminAnswer }> {
       if (body.code !== undefined && body.code !== code) throw badRequest(sourceAdminMessages.codeMismatch);
       const parsed = genericSourceConfig.safeParse({ ...body, code });
       if (!parsed.success) throw badRequest(`${sourceAdminMessages.invalidConfig}${z.prettifyError(parsed.error)}`);
       const problems = configProblems(parsed.data, network);
       if (problems.length > 0) throw badRequest(`${sourceAdminMessages.invalidConfig}${problems.join("；")}`);
-      const row = await repo.get(code);
-      if (isBuiltin(code, row)) throw badRequest(sourceAdminMessages.builtinConfig);
       const adapterConfig = parsed.data as unknown as Record<string, unknown>;
-      if (row) await writes.updateSourceSite(code, { adapterConfig });
-      else {
-        const config = parsed.data;
-        await writes.upsertSourceSite({ code, name: config.name, homepage: config.baseUrl, adapterConfig, sort: await repo.nextSort() });
-      }
+      const created = await writes.transaction(async (w, tx) => {
+        const r = sourceSiteRepo(tx as unknown as AppDatabase);
+        const row = await r.get(code);
+        if (isBuiltin(code, row)) throw badRequest(sourceAdminMessages.builtinConfig);
+        if (row) await w.updateSourceSite(code, { adapterConfig });
+        else await w.upsertSourceSite({ code, name: parsed.data.name, homepage: parsed.data.baseUrl, adapterConfig, sort: await r.nextSort() });
+        const after = view((await r.get(code))!);
+        await audit.record(actor, { action: row ? "source.update" : "source.create", targetType: "source", targetId: code, before: row ? view(row) : null, after }, tx as unknown as AppDatabase);
+        return !row;
+      });
       await directory.settled();
-      return { created: !row, source: view(await found(code)) };
+      return { created, source: view(await found(code)) };
     },
 
-    async patch(code: string, patch: SourcePatch): Promise<SourceAdminAnswer> {
-      await found(code);
-      await writes.updateSourceSite(code, patch);
+    async patch(actor: AuditActor, code: string, patch: SourcePatch): Promise<SourceAdminAnswer> {
+      await writes.transaction(async (w, tx) => {
+        const r = sourceSiteRepo(tx as unknown as AppDatabase);
+        const before = await r.get(code);
+        if (!before) throw notFound(sourceAdminMessages.notFound);
+        await w.updateSourceSite(code, patch);
+        const after = view((await r.get(code))!);
+        await audit.record(actor, { action: "source.update", targetType: "source", targetId: code, before: view(before), after, detail: { patch } }, tx as unknown as AppDatabase);
+      });
       await directory.settled();
       return view(await found(code));
     },
 
     /** Deletes a generic source; built-ins are switched off instead, and a site our items name stays. */
-    async remove(code: string): Promise<void> {
-      const row = await found(code);
-      if (!row.adapterConfig) throw badRequest(sourceAdminMessages.builtinDelete);
-      if ((await repo.itemCount(code)) > 0) throw badRequest(sourceAdminMessages.hasItems);
+    async remove(actor: AuditActor, code: string): Promise<void> {
       try {
-        await writes.deleteSourceSite(code);
+        await writes.transaction(async (w, tx) => {
+          const r = sourceSiteRepo(tx as unknown as AppDatabase);
+          const row = await r.get(code);
+          if (!row) throw notFound(sourceAdminMessages.notFound);
+          if (!row.adapterConfig) throw badRequest(sourceAdminMessages.builtinDelete);
+          if ((await r.itemCount(code)) > 0) throw badRequest(sourceAdminMessages.hasItems);
+          await w.deleteSourceSite(code);
+          await audit.record(actor, { action: "source.delete", targetType: "source", targetId: code, before: view(row), after: null }, tx as unknown as AppDatabase);
+        });
       } catch (err) {
         // An item naming it arrived meanwhile (items.source_site references the site).
         if ((err as { code?: string; cause?: { code?: string } }).code === "23503" || (err as { cause?: { code?: string } }).cause?.code === "23503") {

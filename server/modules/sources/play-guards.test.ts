@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import { buildApp } from "../../app.js";
 import { loadConfig } from "../../config.js";
 import { appSettings } from "../../db/schema/index.js";
+import { createTestAdmin } from "../../testing/admins.js";
 import { file, hang, html, json, startFixtureSite, status, type FixtureSite } from "../../testing/fixture-site.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
@@ -37,6 +38,7 @@ function playConfig(site: FixtureSite, code: string) {
 
 describe.each(testEngines())("the play route's guards on %s", (engine) => {
   let testApp: TestApp;
+  let actor: { adminId: number; ip: string };
   let app: FastifyInstance;
   let site: FixtureSite;
 
@@ -77,7 +79,8 @@ describe.each(testEngines())("the play route's guards on %s", (engine) => {
       .route("/media/error.m4a", referred(json({ code: 0, msg: "token expired" })));
     testApp = await createTestApp(engine, { sourceNetwork: { allowAddresses: [site.host] }, sourceBreaker: { failureThreshold: 2, coolDownMs: 60_000 } });
     app = testApp.app;
-    for (const code of ["guarded", "broken"]) await app.services.sourceAdmin.putConfig(code, playConfig(site, code));
+    actor = { adminId: (await createTestAdmin(testApp.database.db)).id, ip: "127.0.0.1" };
+    for (const code of ["guarded", "broken"]) await app.services.sourceAdmin.putConfig(actor, code, playConfig(site, code));
   });
 
   afterAll(async () => {
@@ -129,7 +132,7 @@ describe.each(testEngines())("the play route's guards on %s", (engine) => {
           expect(res.statusCode).toBe(200);
           res.once("data", () => {
             // Replaced mid-stream: the old streamer's socket stays until this answer ends.
-            void app.services.sourceAdmin.putConfig("guarded", { ...playConfig(site, "guarded"), headers: { "X-Changed": "1" } }).catch(reject);
+            void app.services.sourceAdmin.putConfig(actor, "guarded", { ...playConfig(site, "guarded"), headers: { "X-Changed": "1" } }).catch(reject);
           });
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () => resolve(Buffer.concat(chunks)));
