@@ -1,9 +1,9 @@
 import { mkdir } from "node:fs/promises";
-import pino from "pino";
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
+import { createLogger, logFormatFor } from "./lib/log-output.js";
 import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 import { createSourceAdapters } from "./modules/sources/registry.js";
 import { scheduleOrphanSweeps, sweepOrphanUploads } from "./modules/uploads/orphan-sweep.js";
@@ -11,10 +11,8 @@ import { scheduleOrphanSweeps, sweepOrphanUploads } from "./modules/uploads/orph
 /** config -> database -> demo data -> app -> listen; SIGTERM finishes in-flight requests first. */
 async function main() {
   const config = loadConfig();
-  const logger = pino({
-    level: config.logLevel,
-    transport: config.dev ? { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss" } } : undefined,
-  });
+  // Readable lines on a terminal, JSON when piped or under a process manager (LOG_FORMAT overrides).
+  const logger = createLogger({ level: config.logLevel, format: logFormatFor(config.logFormat) });
 
   await mkdir(config.mediaDir, { recursive: true });
   await mkdir(config.uploadsDir, { recursive: true });
