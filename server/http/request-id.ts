@@ -29,12 +29,11 @@ function trustOf(trustProxy: Config["trustProxy"]): Trust {
   return proxyAddr.compile(trustProxy.split(",").map((v) => v.trim()));
 }
 
-/** Fastify options: our `genReqId` and no header taken on trust. */
+/** Fastify options: our `genReqId` and no header taken on trust (log lines say `reqId`, Fastify's default). */
 export function requestIdOptions(trustProxy: Config["trustProxy"]) {
   const trusted = trustOf(trustProxy);
   return {
     requestIdHeader: false as const,
-    requestIdLogLabel: "reqId",
     genReqId(req: IncomingMessage): string {
       const given = req.headers[REQUEST_ID_HEADER];
       if (typeof given === "string" && ACCEPTED_ID.test(given)) {

@@ -79,7 +79,7 @@ export function formatLogLine(line: string, { color = false }: { color?: boolean
   const parts = [paint("2", clock(entry.time)), paint(String(levelColor), levelName)];
   if (typeof entry.reqId === "string") parts.push(paint("36", `[${entry.reqId.slice(0, 8)}]`));
   const msg = typeof entry.msg === "string" ? entry.msg : "";
-  if (entry.banner === true) return `${parts.join(" ")}${banner(msg, paint)}\n`;
+  if (entry.banner === true) return `${parts.join(" ").trimEnd()}${banner(msg, paint)}\n`;
   if (msg) parts.push(msg);
 
   const req = entry.req as { method?: string; url?: string } | undefined;
