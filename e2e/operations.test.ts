@@ -47,6 +47,9 @@ describe("the server's log and metrics", () => {
 
   it("/metrics answers the machine itself, not a request forwarded to it", async () => {
     const site = sites[0]!;
+    // Pages: the web shell's catch-all is counted under React Router's pattern, not the address.
+    expect((await fetch(`${site.url}/sort/club`)).status).toBeLessThan(500);
+    expect((await fetch(`${site.url}/sutie/987654.html`)).status).toBe(404);
     const direct = await fetch(`${site.url}/metrics`);
     expect(direct.status).toBe(200);
     const text = await direct.text();
@@ -54,6 +57,10 @@ describe("the server's log and metrics", () => {
     expect(text).toMatch(/^djsearch_db_pool_connections\{engine="pglite"\} 1$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d/m);
+    expect(text).toMatch(/djsearch_http_request_duration_seconds_count\{route="\/sort\/:diyname",method="GET",status_class="[24]xx"\} 1/);
+    expect(text).toMatch(/djsearch_http_request_duration_seconds_count\{route="\/sutie\/:file",method="GET",status_class="4xx"\} 1/);
+    expect(text).not.toContain("987654");
+    expect(text).toMatch(/^djsearch_cache_entries\{cache="pages-until-changed"\} \d/m);
     const forwarded = await fetch(`${site.url}/metrics`, { headers: { "x-forwarded-for": "127.0.0.1" } });
     expect(forwarded.status).toBe(404);
     expect(await forwarded.text()).not.toContain("djsearch_");

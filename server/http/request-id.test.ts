@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../errors.js";
 import { captureLog } from "../testing/log-capture.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { sendEarlyError } from "./early-errors.js";
 import { requestScopedLogger } from "./request-scope.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -28,6 +29,10 @@ describe("request ids", () => {
         app.get("/probe/upstream", { config: { access: "public" } }, async () => {
           throw new AppError(502, "搜索失败");
         });
+        // The answers for errors before any route (early-errors.ts), as a page and as the envelope.
+        app.get("/probe/early-page", { config: { access: "public" } }, (request, reply) => sendEarlyError(request, reply, 500, "服务器内部错误"));
+        app.get("/api/probe/early", { config: { access: "public" } }, (request, reply) => sendEarlyError(request, reply, 500, "服务器内部错误"));
+        app.get("/api/probe/early-400", { config: { access: "public" } }, (request, reply) => sendEarlyError(request, reply, 400, "请求错误"));
         app.get("/probe/later", { config: { access: "public" } }, async (_request, reply) => {
           await reply.send({ ok: true });
           // A timer the request started logs after the answer ended: not under its id.
@@ -68,6 +73,18 @@ describe("request ids", () => {
     expect(JSON.parse(upstream.body)).toMatchObject({ code: 0, msg: "搜索失败", data: null, requestId: upstream.headers["x-request-id"] });
     const missing = await testApp.app.inject({ url: "/api/no-such-route" });
     expect(JSON.parse(missing.body)).not.toHaveProperty("requestId");
+  });
+
+  it("an early error's 500 names its request too: in the envelope, and on the small error page", async () => {
+    const api = await testApp.app.inject({ url: "/api/probe/early" });
+    expect(api.statusCode).toBe(500);
+    expect(JSON.parse(api.body)).toEqual({ code: 0, msg: "服务器内部错误", time: expect.any(Number), data: null, requestId: api.headers["x-request-id"] });
+    const page = await testApp.app.inject({ url: "/probe/early-page" });
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.body).toContain(`<p>服务器内部错误</p><p><small>请求编号：${page.headers["x-request-id"]}</small></p>`);
+    const client = await testApp.app.inject({ url: "/api/probe/early-400" });
+    expect(client.headers["x-request-id"]).toMatch(UUID);
+    expect(JSON.parse(client.body)).not.toHaveProperty("requestId");
   });
 
   it("a service line after the answer has ended is the root logger's, without the request's id", async () => {

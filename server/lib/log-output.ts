@@ -76,10 +76,11 @@ export function formatLogLine(line: string, { color = false }: { color?: boolean
   }
   const paint = (code: string, text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
   const [levelName, levelColor] = LEVELS[Number(entry.level)] ?? ["LOG  ", 0];
-  const parts = [paint("2", clock(entry.time)), paint(String(levelColor), levelName)];
+  // The banner's level stands alone at the line's end: no padding after it.
+  const parts = [paint("2", clock(entry.time)), paint(String(levelColor), entry.banner === true ? levelName.trimEnd() : levelName)];
   if (typeof entry.reqId === "string") parts.push(paint("36", `[${entry.reqId.slice(0, 8)}]`));
   const msg = typeof entry.msg === "string" ? entry.msg : "";
-  if (entry.banner === true) return `${parts.join(" ").trimEnd()}${banner(msg, paint)}\n`;
+  if (entry.banner === true) return `${parts.join(" ")}${banner(msg, paint)}\n`;
   if (msg) parts.push(msg);
 
   const req = entry.req as { method?: string; url?: string } | undefined;
