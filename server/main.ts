@@ -3,6 +3,7 @@ import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
+import { requestScopedLogger } from "./http/request-scope.js";
 import { createLogger, logFormatFor } from "./lib/log-output.js";
 import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 import { createSourceAdapters } from "./modules/sources/registry.js";
@@ -20,7 +21,8 @@ async function main() {
 
   // Charts are aggregated in the background (at start-up, then every CHARTS_REBUILD_INTERVAL_MS).
   // External sites (EXTERNAL_SOURCES): each with its own bounded outbound client, closed on shutdown.
-  const external = createSourceAdapters({ userAgent: `DJSearchBot/1.0 (+${config.publicUrl}/)`, logger });
+  // Their lines carry the id of the request they work for (ADR 0044).
+  const external = createSourceAdapters({ userAgent: `DJSearchBot/1.0 (+${config.publicUrl}/)`, logger: requestScopedLogger(logger) });
   const sourceAdapters = external.sources.filter((s) => config.externalSources.includes(s.code));
   const app = await buildApp({ config, database, logger, web: true, sourceAdapters });
   await ensureAdminAccount(database, logger);
