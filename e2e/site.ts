@@ -10,6 +10,8 @@ export interface RunningSite {
   process: ChildProcess;
   /** Everything the server printed so far (JSON log lines). */
   output(): string;
+  /** What it printed on stdout alone (the log; Node's warnings go to stderr). */
+  stdout(): string;
   /** SIGTERM and wait for the exit code. */
   stop(): Promise<number | null>;
   /** stop() and remove the data directory unless it was given by the caller. */
@@ -53,7 +55,11 @@ export async function startSite(opts: { dataDir?: string; env?: Record<string, s
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
+  let stdout = "";
+  child.stdout!.on("data", (chunk) => {
+    output += chunk;
+    stdout += chunk;
+  });
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
@@ -82,6 +88,7 @@ export async function startSite(opts: { dataDir?: string; env?: Record<string, s
     dataDir,
     process: child,
     output: () => output,
+    stdout: () => stdout,
     stop,
     dispose: async () => {
       await stop();

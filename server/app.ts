@@ -8,6 +8,9 @@ import type { DatabaseHandle } from "./db/open.js";
 import { authPlugin } from "./http/auth.js";
 import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { requestIdOptions } from "./http/request-id.js";
+import { registerRequestScope, requestScopedLogger } from "./http/request-scope.js";
+import { registerMetrics } from "./modules/metrics/index.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { registerHostCheck } from "./http/early-errors.js";
 import { registerRateLimits } from "./http/rate-limits.js";
@@ -81,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...logging,
     trustProxy: config.trustProxy,
+    // Request ids (ADR 0044): X-Request-Id only from a trusted proxy, else a new one.
+    ...requestIdOptions(config.trustProxy),
     // Requests must arrive in bounded time; answers (hour-long mixes) stream as long as they take.
     ...serverOptions(config),
     return503OnClosing: true,
@@ -91,7 +96,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const services = createServices({
     db: deps.database.db,
-    logger: app.log,
+    // Services' lines carry the request id while they work for a request (ADR 0044).
+    logger: requestScopedLogger(app.log),
     publicUrl: config.publicUrl,
     chartsRebuildIntervalMs: config.chartsRebuildIntervalMs,
     clock: deps.clock,
@@ -128,8 +134,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // First hook of every request: its X-Request-Id header and its scope (request-scope.ts).
+  registerRequestScope(app);
   // Before any route: every route declares its access level and gets its guard (ADR 0015).
   await app.register(authPlugin, { sessions: services.sessions });
+  // GET /metrics (not public) and the per-route request histogram's hook (ADR 0044).
+  registerMetrics(app, { services, database: deps.database, metrics: config.metrics });
 
   await registerSecurityHeaders(app, { dev: config.dev });
   // HTML, JSON and scripts; media types are not compressible and keep their Range semantics.

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { allowList } from "./modules/metrics/access.js";
 import { BUILTIN_SOURCES } from "./modules/sources/registry.js";
 
 const KNOWN_SOURCES = BUILTIN_SOURCES.map((s) => s.code);
@@ -33,6 +34,12 @@ const envSchema = z.object({
   MAIL_FROM: z.string().optional(),
   PUBLIC_URL: urlWithProtocol(["http", "https"]),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Log lines as JSON (one object per line) or readable text; unset: readable on a terminal, JSON otherwise (ADR 0044). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** Who may read /metrics by address (ADR 0044): addresses, CIDR ranges or `loopback`, comma-separated; `none` = nobody. */
+  METRICS_ALLOW: z.string().default("loopback"),
+  /** A bearer token that opens /metrics from anywhere (at least 16 characters); unset = none. */
+  METRICS_TOKEN: z.string().min(16, { message: "must be at least 16 characters" }).optional(),
   /** Seeds the demo catalogue on first start; set to 0 for an empty production site. */
   SEED_DEMO: z.enum(["0", "1"]).default("1"),
   /** Time given to in-flight requests on SIGTERM before the process exits anyway. */
@@ -86,6 +93,10 @@ export interface Config {
   /** Absolute site address used in canonical URLs, sitemaps and emails. */
   publicUrl: string;
   logLevel: string;
+  /** Unset: pretty on a terminal, JSON otherwise (main.ts decides). */
+  logFormat?: "json" | "pretty";
+  /** /metrics (ADR 0044): the addresses that may read it, and the bearer token that may. */
+  metrics: { allow: string[]; token?: string };
   seedDemo: boolean;
   shutdownTimeoutMs: number;
   trustProxy: boolean | string;
@@ -102,6 +113,16 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+function metricsAllow(value: string): string[] {
+  const entries = value === "none" ? [] : value.split(",").map((v) => v.trim()).filter((v) => v !== "");
+  try {
+    allowList(entries);
+  } catch (err) {
+    throw new ConfigError(`Invalid environment:\n  METRICS_ALLOW: ${(err as Error).message}`);
+  }
+  return entries;
+}
 
 /** Empty environment variables count as unset, so `FOO= npm start` means "use the default". */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -132,6 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM ?? `"DJ搜索引擎网" <no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : "localhost"}>`,
     publicUrl: (e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ""),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metrics: { allow: metricsAllow(e.METRICS_ALLOW), token: e.METRICS_TOKEN },
     seedDemo: e.SEED_DEMO === "1",
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY,

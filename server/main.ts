@@ -1,9 +1,10 @@
 import { mkdir } from "node:fs/promises";
-import pino from "pino";
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
+import { requestScopedLogger } from "./http/request-scope.js";
+import { createLogger, logFormatFor } from "./lib/log-output.js";
 import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 import { createSourceAdapters } from "./modules/sources/registry.js";
 import { scheduleOrphanSweeps, sweepOrphanUploads } from "./modules/uploads/orphan-sweep.js";
@@ -11,10 +12,8 @@ import { scheduleOrphanSweeps, sweepOrphanUploads } from "./modules/uploads/orph
 /** config -> database -> demo data -> app -> listen; SIGTERM finishes in-flight requests first. */
 async function main() {
   const config = loadConfig();
-  const logger = pino({
-    level: config.logLevel,
-    transport: config.dev ? { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss" } } : undefined,
-  });
+  // Readable lines on a terminal, JSON when piped or under a process manager (LOG_FORMAT overrides).
+  const logger = createLogger({ level: config.logLevel, format: logFormatFor(config.logFormat) });
 
   await mkdir(config.mediaDir, { recursive: true });
   await mkdir(config.uploadsDir, { recursive: true });
@@ -22,7 +21,8 @@ async function main() {
 
   // Charts are aggregated in the background (at start-up, then every CHARTS_REBUILD_INTERVAL_MS).
   // External sites (EXTERNAL_SOURCES): each with its own bounded outbound client, closed on shutdown.
-  const external = createSourceAdapters({ userAgent: `DJSearchBot/1.0 (+${config.publicUrl}/)`, logger });
+  // Their lines carry the id of the request they work for (ADR 0044).
+  const external = createSourceAdapters({ userAgent: `DJSearchBot/1.0 (+${config.publicUrl}/)`, logger: requestScopedLogger(logger) });
   const sourceAdapters = external.sources.filter((s) => config.externalSources.includes(s.code));
   const app = await buildApp({ config, database, logger, web: true, sourceAdapters });
   await ensureAdminAccount(database, logger);

@@ -12,6 +12,8 @@ import { fail } from "@contracts/envelope";
 import { errorPageTexts, serverMessages } from "@contracts/messages";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded } from "../web/shared.js";
+import { withRequestId } from "./error-handler.js";
+import { REQUEST_ID_HEADER } from "./request-id.js";
 import { API_CSP, HELMET_OPTIONS } from "./security.js";
 
 /** The static error page needs nothing but its inline style. */
@@ -40,19 +42,28 @@ export function isPageRequest(method: string | undefined, url: string | undefine
   return (method === "GET" || method === "HEAD") && !!url && url.startsWith("/") && !isExcluded(url, DEFAULT_EXCLUDED_PREFIXES);
 }
 
+/** Our words (the spec has none for it): what a visitor quotes when reporting the error. */
+const REQUEST_ID_LABEL = "请求编号：";
+
 /** The error page's shape (status, message, the spec's link home), without React or scripts. */
-function errorPage(status: number, message: string): string {
+function errorPage(status: number, message: string, requestId?: string): string {
+  // A request id is ours (request-id.ts accepts only [A-Za-z0-9._:-]), safe in HTML as is.
+  const reference = requestId ? `<p><small>${REQUEST_ID_LABEL}${requestId}</small></p>` : "";
   return (
     `<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${message} - DJ搜索引擎网</title><style>body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#1f1b2e;background:#f5f4fa}` +
     `main{max-width:480px;margin:20vh auto;text-align:center}div{font-size:48px;font-weight:700}a{color:#6c3ce0}</style></head>` +
-    `<body><main data-status="${status}"><div>${status}</div><p>${message}</p><a href="/">${errorPageTexts.backHome}</a></main></body></html>`
+    `<body><main data-status="${status}"><div>${status}</div><p>${message}</p>${reference}<a href="/">${errorPageTexts.backHome}</a></main></body></html>`
   );
 }
 
-/** Status, headers and body of an early error answer. `message` is one of ours, never input. */
-function earlyAnswer(status: number, message: string, page: boolean) {
-  const body = page ? errorPage(status, message) : JSON.stringify(fail(message));
+/**
+ * Status, headers and body of an early error answer. `message` is one of ours, never input.
+ * A 5xx names its request (ADR 0044); the raw-socket answers have no request (and are 4xx).
+ */
+function earlyAnswer(status: number, message: string, page: boolean, requestId?: string) {
+  const named = status >= 500 ? requestId : undefined;
+  const body = page ? errorPage(status, message, named) : JSON.stringify(named ? withRequestId(fail(message), named) : fail(message));
   const headers: [string, string][] = [
     ...securityHeaders(),
     ["content-security-policy", page ? PAGE_CSP : API_CSP],
@@ -64,8 +75,9 @@ function earlyAnswer(status: number, message: string, page: boolean) {
 
 /** Sends an early error on a Fastify reply (hooks may not have run: every header is set here). */
 export function sendEarlyError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
-  const { body, headers } = earlyAnswer(status, message, isPageRequest(request.method, request.url));
+  const { body, headers } = earlyAnswer(status, message, isPageRequest(request.method, request.url), request.id);
   for (const [name, value] of headers) reply.header(name, value);
+  reply.header(REQUEST_ID_HEADER, request.id);
   return reply.code(status).send(body);
 }
 

@@ -17,6 +17,14 @@ const statusMessages: Record<number, string> = {
 };
 
 /**
+ * A 5xx envelope names its request (ADR 0044): the spec's four fields stay as they are, and
+ * `requestId` is the `reqId` of the request's log lines (and its `X-Request-Id` header).
+ */
+export function withRequestId<T extends object>(body: T, requestId: string): T & { requestId: string } {
+  return { ...body, requestId };
+}
+
+/**
  * Every error becomes the API envelope with a Chinese message and a proper status:
  * schema failures 400 with the rule's own message (contracts carry the spec's texts),
  * AppError its status and message, other 4xx a generic text, anything else a logged 500.
@@ -28,7 +36,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(400).send(fail(first?.message ?? serverMessages.badRequest));
     }
     if (error instanceof AppError) {
-      return reply.code(error.status).send(fail(error.message, error.data));
+      const body = fail(error.message, error.data);
+      return reply.code(error.status).send(error.status >= 500 ? withRequestId(body, request.id) : body);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -36,7 +45,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(status).send(fail(statusMessages[status] ?? serverMessages.badRequest));
     }
     request.log.error({ err: error }, "request failed");
-    return reply.code(500).send(fail(serverMessages.internal));
+    return reply.code(500).send(withRequestId(fail(serverMessages.internal), request.id));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -29,8 +29,9 @@ export async function ensureAdminAccount(
   if (inserted.length === 0) return { created: false };
 
   // The password is in the message, not in a field: a pino `redact` on "password" must not hide it.
+  // `banner`: on a terminal the line is boxed (lib/log-output.ts); in JSON it is one more field.
   logger.warn(
-    { username: DEFAULT_ADMIN_USERNAME },
+    { username: DEFAULT_ADMIN_USERNAME, banner: true },
     `Admin account created. Username: ${DEFAULT_ADMIN_USERNAME}  Password: ${password}  ` +
       `(shown only this once; sign in at /panda/login and change it)`,
   );

@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { Histogram, type Registry } from "prom-client";
+
+/**
+ * Requests per route (ADR 0044): one histogram whose `_count` is the request rate and whose
+ * buckets are the latency (to the answer's last byte: a streamed mix lands in +Inf). Labels are
+ * bounded: the route's pattern (never the raw URL), the method among the usual ones, the status
+ * class. The work per request is one observe on a child kept per label set.
+ */
+export const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"];
+
+/** The pages (web/app/routes.ts) that have no parameter: their path is their pattern. */
+const STATIC_PAGES = new Set([
+  "/",
+  "/login",
+  "/forgot-password",
+  "/user/profile",
+  "/user/favorites",
+  "/user/downloads",
+  "/panda",
+  "/panda/login",
+  "/panda/block",
+  "/panda/add",
+  "/panda/sutieList",
+  "/panda/sutieCategory",
+  "/panda/collectData",
+  "/panda/userList",
+  "/panda/comments",
+  "/panda/sources",
+  "/panda/admins",
+  "/panda/audit",
+  "/panda/settings",
+]);
+const PARAM_PAGES: [RegExp, string][] = [
+  [/^\/sutie\/[^/]+$/, "/sutie/:file"],
+  [/^\/site\/[^/]+$/, "/site/:file"],
+  [/^\/sort\/[^/]+$/, "/sort/:diyname"],
+  [/^\/panda\/edit\/[^/]+$/, "/panda/edit/:id"],
+];
+
+/**
+ * The page pattern of a URL the web shell's catch-all (`/*`) answered: React Router's routes
+ * without running its matcher; anything else is the not-found page, `/*`.
+ */
+export function pagePattern(url: string): string {
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  if (STATIC_PAGES.has(path)) return path;
+  for (const [pattern, label] of PARAM_PAGES) if (pattern.test(path)) return label;
+  return "/*";
+}
+
+/** The route label of a request: its pattern, a page's pattern, or `unmatched` (404 handler). */
+export function routeLabel(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (pattern === undefined) return "unmatched";
+  return pattern === "/*" ? pagePattern(request.url) : pattern;
+}
+
+export function registerHttpMetrics(app: FastifyInstance, registry: Registry) {
+  const duration = new Histogram({
+    name: "djsearch_http_request_duration_seconds",
+    help: "Time from a request's arrival to its answer's end, by route pattern, method and status class",
+    labelNames: ["route", "method", "status_class"] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  type Child = ReturnType<typeof duration.labels>;
+  const children = new Map<string, Child>();
+
+  app.addHook("onResponse", (request, reply, done) => {
+    const route = routeLabel(request);
+    const method = METHODS.has(request.method) ? request.method : "other";
+    const status = STATUS_CLASSES[Math.floor(reply.statusCode / 100) - 1] ?? "other";
+    const key = `${route} ${method} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      child = duration.labels(route, method, status);
+      children.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
+    done();
+  });
+}
