@@ -8,6 +8,7 @@ import type { DatabaseHandle } from "./db/open.js";
 import { authPlugin } from "./http/auth.js";
 import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { type LongStreams, longStreams } from "./http/graceful-shutdown.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { registerHostCheck } from "./http/early-errors.js";
 import { registerRateLimits } from "./http/rate-limits.js";
@@ -66,6 +67,8 @@ declare module "fastify" {
   interface FastifyInstance {
     deps: AppDeps;
     services: AppServices;
+    /** Media responses still streaming: shutdown cuts them after their grace (graceful-shutdown.ts). */
+    longStreams: LongStreams;
   }
 }
 
@@ -83,7 +86,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     // Requests must arrive in bounded time; answers (hour-long mixes) stream as long as they take.
     ...serverOptions(config),
-    return503OnClosing: true,
+    // While closing, a request on an open keep-alive connection is answered (with Connection:
+    // close), not refused with a 503 a proxy could not retry for a POST (graceful-shutdown.ts).
+    return503OnClosing: false,
     logController: new LogController({
       disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
     }),
@@ -111,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await services.sourcePlay.load();
   app.decorate("deps", deps);
   app.decorate("services", services);
+  app.decorate("longStreams", longStreams());
   // Charts are aggregated in the background: once the app is ready, then every interval.
   app.addHook("onReady", async () => {
     if (config.chartsRebuildIntervalMs > 0) services.chartScheduler.start();
@@ -164,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });
-  await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
+  await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir, streams: app.longStreams });
 
   if (deps.web) {
     await registerWeb(app, {
