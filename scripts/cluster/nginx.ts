@@ -62,6 +62,8 @@ export interface RunningNginx {
   errors(): Promise<string>;
   /** SIGQUIT (graceful: finishes what it serves, up to worker_shutdown_timeout) and wait for the exit. */
   stop(): Promise<void>;
+  /** Rewrites the config with these instances and reloads it (SIGHUP: new workers, old ones finish). */
+  setUpstreams(upstreams: string[]): Promise<void>;
 }
 
 /** Writes the config, checks it (`nginx -t`), and starts nginx in the foreground. */
@@ -99,6 +101,13 @@ export async function startNginx(o: NginxOptions): Promise<RunningNginx> {
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGQUIT");
       await exited;
+    },
+    setUpstreams: async (upstreams) => {
+      await writeFile(configFile, await renderNginxConfig({ ...o, upstreams }));
+      execFileSync(bin, [...args, "-t", "-q"], { stdio: ["ignore", "ignore", "inherit"] });
+      child.kill("SIGHUP");
+      // The new workers take over at once; the old ones finish their requests.
+      await new Promise((r) => setTimeout(r, 500));
     },
   };
 }
