@@ -11,9 +11,11 @@
  * stack.ts) with SEED_DEMO=0, no collector and no chart rebuilds (the load is the requests).
  * Every request comes from another client address (X-Forwarded-For, which nginx appends to and
  * the instances trust from nginx alone) without a cookie, and takes gzip, as in bench/pages.ts.
- * Each page or API set is asked once per configuration before it is measured (kept answers,
- * ADR 0012/0033: the warm state of a running site); 2 s of warm-up, then `duration` s.
- * Order: two instances behind nginx; one (B stopped, nginx reloaded with A alone); A direct.
+ * Each page or API set is asked once by each instance before it is measured (kept answers,
+ * ADR 0012/0033: the warm state of a running site). Then, per set, the three configurations
+ * alternate in ROUNDS short rounds (the machine is shared: its load drifts over all alike):
+ * two instances behind nginx; A alone behind the same nginx (reloaded with A as its only
+ * upstream; B idles); A asked directly. req/s over all rounds, p50/p99 the median of the rounds.
  */
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
@@ -24,7 +26,7 @@ import { parseArgs } from "node:util";
 import { startCluster } from "../scripts/cluster/stack.js";
 import { openDatabase } from "../server/db/open.js";
 import { queryRows } from "../server/db/sql.js";
-import { benchClientAddress, resultRow } from "./bench-server.js";
+import { benchClientAddress } from "./bench-server.js";
 
 const { values } = parseArgs({
   options: {
@@ -75,9 +77,9 @@ const run = (base: string, all: string[], duration: number) =>
     requests: [{ setupRequest: (req) => ({ ...req, path: pick(all), headers: { ...req.headers, "x-forwarded-for": benchClientAddress() } }) }],
   });
 
-/** Asks for every path once, 8 at a time (each instance keeps its own answers: asked through nginx, both get them). */
-async function askEach(base: string, paths: string[], times = 1) {
-  const queue = Array.from({ length: times }, () => paths).flat();
+/** Asks for every path once, 8 at a time (each instance keeps its own answers: each is asked). */
+async function askEach(base: string, paths: string[]) {
+  const queue = paths;
   let next = 0;
   const worker = async () => {
     while (next < queue.length) {
@@ -89,16 +91,9 @@ async function askEach(base: string, paths: string[], times = 1) {
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
+const ROUNDS = 3;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const rows: Record<string, string | number>[] = [];
-async function measureAll(label: string, base: string, askTimes: number) {
-  for (const set of sets) {
-    await askEach(base, set.all, askTimes);
-    await run(base, set.all, 2);
-    const load = os.loadavg()[0].toFixed(2);
-    rows.push(resultRow(`${set.name} | ${label}`, await run(base, set.all, Number(values.duration)), load));
-    console.log(JSON.stringify(rows.at(-1)));
-  }
-}
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), "djcluster-bench-"));
 const cluster = await startCluster({
@@ -110,16 +105,38 @@ const cluster = await startCluster({
 try {
   const [a, b] = cluster.instances;
   console.log(`engine postgres, ${suites} suites; nginx ${cluster.url}, A ${a!.url}, B ${b!.url}; load ${os.loadavg()[0].toFixed(2)} at start (${os.cpus().length} cores)`);
-  // Round-robin: asking each path twice reaches both instances' kept answers.
-  await measureAll("2 instances via nginx", cluster.url, 2);
-  await cluster.nginx.setUpstreams([`127.0.0.1:${a!.port}`]);
-  await b!.terminate();
-  await measureAll("1 instance via nginx", cluster.url, 1);
-  await measureAll("1 instance direct", a!.url, 1);
+  const both = [`127.0.0.1:${a!.port}`, `127.0.0.1:${b!.port}`];
+  const configs = [
+    { label: "2 via nginx", base: cluster.url, upstreams: both },
+    { label: "1 via nginx", base: cluster.url, upstreams: [both[0]!] },
+    { label: "1 direct", base: a!.url, upstreams: undefined },
+  ];
+  for (const set of sets) {
+    await askEach(a!.url, set.all);
+    await askEach(b!.url, set.all);
+    const results = configs.map(() => [] as autocannon.Result[]);
+    const load = os.loadavg()[0].toFixed(2);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, config] of configs.entries()) {
+        if (config.upstreams) await cluster.nginx.setUpstreams(config.upstreams);
+        if (round === 0) await run(config.base, set.all, 2); // JIT, connections
+        results[i]!.push(await run(config.base, set.all, Number(values.duration) / ROUNDS));
+      }
+    }
+    const row: Record<string, string | number> = { set: set.name, load };
+    for (const [i, config] of configs.entries()) {
+      const r = results[i]!;
+      row[`${config.label} req/s`] = Math.round(r.reduce((n, x) => n + x.requests.total, 0) / Number(values.duration));
+      row[`${config.label} p50/p99`] = `${median(r.map((x) => x.latency.p50))} / ${median(r.map((x) => x.latency.p99))}`;
+      if (r.some((x) => x.non2xx || x.errors || x.timeouts)) row[`${config.label} failures`] = r.reduce((n, x) => n + x.non2xx + x.errors + x.timeouts, 0);
+    }
+    rows.push(row);
+    console.log(JSON.stringify(row));
+  }
   console.table(rows);
   console.log(
-    `${values.connections} connections, ${values.duration} s each after 2 s of warm-up; Accept-Encoding ${ENCODING}; ` +
-      `load = 1-min load average before the run (${os.cpus().length} cores, shared)`,
+    `${values.connections} connections, ${values.duration} s per configuration in ${ROUNDS} alternating rounds after 2 s of warm-up; ` +
+      `Accept-Encoding ${ENCODING}; load = 1-min load average before the set (${os.cpus().length} cores, shared)`,
   );
 } finally {
   await cluster.stop();

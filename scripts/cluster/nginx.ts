@@ -45,6 +45,10 @@ export async function renderNginxConfig(o: NginxOptions): Promise<string> {
     LISTEN: o.listen,
     SERVERS: servers,
     WORKERS: String(o.workers ?? 1),
+    // Started by root, nginx's workers would run as nobody, who cannot enter a private
+    // DATA_DIR (mkdtemp's 0700) to spool a request body or a large answer: they run as the
+    // one who started the stack. A deployment sets its own `user`.
+    USER: process.getuid?.() === 0 ? "user root;" : "# user: the one who started nginx",
     ACCESS_LOG: o.accessLog === false ? "off" : `${path.join(o.prefix, "logs", "access.log")} upstreams`,
   };
   const filled = template.replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => {
