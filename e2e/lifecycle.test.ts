@@ -1,4 +1,5 @@
 import { readdir, rm, stat } from "node:fs/promises";
+import { get, type IncomingMessage } from "node:http";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,7 +30,8 @@ describe("site lifecycle on embedded defaults", () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("starts on PGlite with the demo catalogue and answers health checks", async () => {
+  // The first start seeds the demo catalogue: minutes on a loaded machine.
+  it("starts on PGlite with the demo catalogue and answers health checks", { timeout: 180_000 }, async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "djsite-life-"));
     site = await startSite({ dataDir });
     const health = await fetch(`${site.url}/healthz`).then((r) => r.json());
@@ -106,9 +108,45 @@ describe("site lifecycle on embedded defaults", () => {
   });
 
   it("restarts on the same data without printing the admin password again", async () => {
-    site = await startSite({ dataDir });
+    site = await startSite({ dataDir, env: { SHUTDOWN_STREAM_GRACE_MS: "1500", SHUTDOWN_TIMEOUT_MS: "30000" } });
     const health = await fetch(`${site.url}/healthz`).then((r) => r.json());
     expect(health.status).toBe("ok");
     expect(site.output()).not.toMatch(ADMIN_PASSWORD_LINE);
+  });
+
+  it("on SIGTERM refuses new connections, gives a media stream its grace, then cuts it and exits 0", async () => {
+    const file = await largestMediaFile(path.join(dataDir, "media"));
+    // A listener who stopped reading: the server cannot finish this answer on its own.
+    let received = 0;
+    let closed = false;
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = get(`${site!.url}/media/${file.rel}`, (res) => {
+        res.on("data", (chunk: Buffer) => (received += chunk.byteLength));
+        res.once("data", () => {
+          res.pause();
+          resolve(res);
+        });
+        res.on("close", () => (closed = true));
+        res.on("error", () => undefined);
+      });
+      req.on("error", reject);
+    });
+    const signalled = Date.now();
+    const exit = site!.stop();
+    await new Promise((r) => setTimeout(r, 500));
+    const refused = await fetch(`${site!.url}/healthz`).then(() => "answered", (err: Error) => (err.cause as NodeJS.ErrnoException)?.code);
+    expect(refused).toBe("ECONNREFUSED");
+    expect(closed).toBe(false); // within its grace
+
+    expect(await exit).toBe(0);
+    const took = Date.now() - signalled;
+    expect(took).toBeGreaterThanOrEqual(1500);
+    expect(took).toBeLessThan(15_000); // cut at its grace, not held until SHUTDOWN_TIMEOUT_MS
+    // What was sent before the cut is still in the socket's buffers; then the stream ends short.
+    res.resume();
+    await expect.poll(() => closed, { timeout: 10_000 }).toBe(true);
+    expect(received).toBeLessThan(file.size);
+    expect(site!.output()).toContain("media streams cut after their grace");
+    expect(site!.output()).toContain("shut down cleanly");
   });
 });

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from "./db/open.js";
 import { authPlugin } from "./http/auth.js";
 import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { type LongStreams, longStreams } from "./http/graceful-shutdown.js";
 import { requestIdOptions } from "./http/request-id.js";
 import { registerRequestScope, requestScopedLogger } from "./http/request-scope.js";
 import { registerMetrics } from "./modules/metrics/index.js";
@@ -69,6 +70,8 @@ declare module "fastify" {
   interface FastifyInstance {
     deps: AppDeps;
     services: AppServices;
+    /** Media responses still streaming: shutdown cuts them after their grace (graceful-shutdown.ts). */
+    longStreams: LongStreams;
   }
 }
 
@@ -88,7 +91,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...requestIdOptions(config.trustProxy),
     // Requests must arrive in bounded time; answers (hour-long mixes) stream as long as they take.
     ...serverOptions(config),
-    return503OnClosing: true,
+    // While closing, a request on an open keep-alive connection is answered (with Connection:
+    // close), not refused with a 503 a proxy could not retry for a POST (graceful-shutdown.ts).
+    return503OnClosing: false,
     logController: new LogController({
       disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
     }),
@@ -117,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await services.sourcePlay.load();
   app.decorate("deps", deps);
   app.decorate("services", services);
+  app.decorate("longStreams", longStreams());
   // Charts are aggregated in the background: once the app is ready, then every interval.
   app.addHook("onReady", async () => {
     if (config.chartsRebuildIntervalMs > 0) services.chartScheduler.start();
@@ -174,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(profileRoutes, { services });
-  await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir });
+  await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir, streams: app.longStreams });
 
   if (deps.web) {
     await registerWeb(app, {

@@ -46,6 +46,22 @@ describe("loadConfig", () => {
     expect(loadConfig({ MAIL_FROM: "DJ <codes@mail.example.cn>" }).mailFrom).toBe("DJ <codes@mail.example.cn>");
   });
 
+  it("trusts X-Forwarded-* only from the proxies TRUST_PROXY names, checked at start", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: "127.0.0.1" }).trustProxy).toEqual(["127.0.0.1"]);
+    expect(loadConfig({ TRUST_PROXY: " 10.0.0.0/8, ::1 ,loopback" }).trustProxy).toEqual(["10.0.0.0/8", "::1", "loopback"]);
+    for (const bad of ["1", "nginx", "10.0.0.0/33", "::1/129", "127.0.0.1/8/8", ",", "false"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it("bounds shutdown: 10 s in all, media streams cut after 5 s, the grace shorter than the whole", () => {
+    expect(loadConfig({})).toMatchObject({ shutdownTimeoutMs: 10_000, shutdownStreamGraceMs: 5_000 });
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_MS: "30000", SHUTDOWN_STREAM_GRACE_MS: "0" })).toMatchObject({ shutdownTimeoutMs: 30_000, shutdownStreamGraceMs: 0 });
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: "4000" })).toThrow(/SHUTDOWN_STREAM_GRACE_MS/);
+  });
+
   it("treats empty variables as unset", () => {
     const config = loadConfig({ DATABASE_URL: "", PORT: "" });
     expect(config.databaseUrl).toBeUndefined();

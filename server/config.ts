@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { allowList } from "./modules/metrics/access.js";
@@ -5,6 +6,19 @@ import { BUILTIN_SOURCES } from "./modules/sources/registry.js";
 
 const KNOWN_SOURCES = BUILTIN_SOURCES.map((s) => s.code);
 const KNOWN_SOURCES_TEXT = KNOWN_SOURCES.join(", ");
+
+/** proxy-addr's names for address ranges (Fastify's trustProxy). */
+const PROXY_RANGE_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** An address, a CIDR range (`10.0.0.0/8`, `::1/128`) or one of PROXY_RANGE_NAMES. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, bits, extra] = entry.split("/");
+  const family = isIP(address ?? "");
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 const urlWithProtocol = (protocols: string[]) =>
   z
@@ -44,7 +58,21 @@ const envSchema = z.object({
   SEED_DEMO: z.enum(["0", "1"]).default("1"),
   /** Time given to in-flight requests on SIGTERM before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  TRUST_PROXY: z.string().optional(),
+  /** On SIGTERM, media downloads still streaming after this are cut (a player resumes elsewhere with a Range). */
+  SHUTDOWN_STREAM_GRACE_MS: z.coerce.number().int().min(0).default(5_000),
+  /**
+   * The proxies whose X-Forwarded-For/-Proto/-Host count (the client address of rate limits and
+   * visitor ids, `Secure` cookies): `true` (every hop: only when nothing reaches the app but
+   * through a proxy), or addresses, CIDR ranges and proxy-addr's names, comma-separated
+   * (`127.0.0.1`, `10.0.0.0/8,loopback`). Unset: none, the socket's address counts.
+   */
+  TRUST_PROXY: z
+    .string()
+    .transform((v) => (v.trim() === "true" ? true : v.split(",").map((a) => a.trim()).filter((a) => a !== "")))
+    .refine((v) => v === true || (v.length > 0 && v.every(isProxyAddress)), {
+      message: `must be true, or addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join("/")}, comma-separated`,
+    })
+    .optional(),
   /** Longest a request may take to arrive, headers and body (not the answer: mixes stream for an hour). */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** Longest the request line and headers may take to arrive. */
@@ -99,7 +127,9 @@ export interface Config {
   metrics: { allow: string[]; token?: string };
   seedDemo: boolean;
   shutdownTimeoutMs: number;
-  trustProxy: boolean | string;
+  shutdownStreamGraceMs: number;
+  /** Fastify's trustProxy: true (every hop), the trusted proxies, or false (none). */
+  trustProxy: boolean | string[];
   chartsRebuildIntervalMs: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
@@ -136,6 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new ConfigError("Invalid environment:\n  HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS");
   }
+  if (e.SHUTDOWN_STREAM_GRACE_MS >= e.SHUTDOWN_TIMEOUT_MS) {
+    throw new ConfigError("Invalid environment:\n  SHUTDOWN_STREAM_GRACE_MS: must be less than SHUTDOWN_TIMEOUT_MS");
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   return {
@@ -157,7 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { allow: metricsAllow(e.METRICS_ALLOW), token: e.METRICS_TOKEN },
     seedDemo: e.SEED_DEMO === "1",
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY,
+    shutdownStreamGraceMs: e.SHUTDOWN_STREAM_GRACE_MS,
+    trustProxy: e.TRUST_PROXY ?? false,
     chartsRebuildIntervalMs: e.CHARTS_REBUILD_INTERVAL_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

@@ -6,10 +6,11 @@ import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
 import { requestScopedLogger } from "./http/request-scope.js";
 import { createLogger, logFormatFor } from "./lib/log-output.js";
 import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
+import { gracefulShutdown } from "./http/graceful-shutdown.js";
 import { createSourceAdapters } from "./modules/sources/registry.js";
 import { scheduleOrphanSweeps, sweepOrphanUploads } from "./modules/uploads/orphan-sweep.js";
 
-/** config -> database -> demo data -> app -> listen; SIGTERM finishes in-flight requests first. */
+/** config -> database -> demo data -> app -> listen; SIGTERM shuts down gracefully (graceful-shutdown.ts). */
 async function main() {
   const config = loadConfig();
   // Readable lines on a terminal, JSON when piped or under a process manager (LOG_FORMAT overrides).
@@ -30,31 +31,16 @@ async function main() {
     const media = await prepareDemoMedia(config.dataDir);
     await seedDemoCatalogue(database, { media, logger, writes: app.services.writes });
   }
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, "shutting down: finishing in-flight requests");
-    const force = setTimeout(() => {
-      logger.warn("shutdown timed out; exiting");
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    force.unref();
-    // A keep-alive socket whose download finishes during shutdown becomes idle after the one
-    // sweep server.close() makes; keep sweeping so it doesn't hold the exit for its timeout.
-    const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
-    try {
-      await app.close();
-      clearInterval(sweeper);
+  const shutdown = gracefulShutdown({
+    app,
+    logger,
+    timeoutMs: config.shutdownTimeoutMs,
+    streamGraceMs: config.shutdownStreamGraceMs,
+    afterClose: async () => {
       external.close();
       await database.close();
-      logger.info("shut down cleanly");
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, "shutdown failed");
-      process.exit(1);
-    }
-  };
+    },
+  });
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 

@@ -26,7 +26,7 @@ function trustOf(trustProxy: Config["trustProxy"]): Trust {
   // Fastify's dependency, resolved from Fastify itself (the same version it compiles with).
   const fromFastify = createRequire(createRequire(import.meta.url).resolve("fastify"));
   const proxyAddr = fromFastify("@fastify/proxy-addr") as { compile(values: string[]): Trust };
-  return proxyAddr.compile(trustProxy.split(",").map((v) => v.trim()));
+  return proxyAddr.compile(trustProxy);
 }
 
 /** Fastify options: our `genReqId` and no header taken on trust (log lines say `reqId`, Fastify's default). */

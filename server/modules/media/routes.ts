@@ -5,6 +5,7 @@
 import { mkdir, realpath } from "node:fs/promises";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { declareAccess } from "../../http/auth.js";
+import type { LongStreams } from "../../http/graceful-shutdown.js";
 import { sendMediaError } from "./media-error.js";
 import { resolveInside } from "./safe-path.js";
 import { serveFile } from "./serve-file.js";
@@ -12,6 +13,8 @@ import { serveFile } from "./serve-file.js";
 export interface MediaRoutesOptions {
   mediaDir: string;
   uploadsDir: string;
+  /** Where media responses are followed, so shutdown can bound them (default: not followed). */
+  streams?: LongStreams;
 }
 
 interface Mount {
@@ -43,6 +46,7 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, o
       if (!resolved.ok) {
         return sendMediaError(reply.header("x-content-type-options", "nosniff"), resolved.status);
       }
+      opts.streams?.track(reply.raw);
       try {
         return await serveFile(request, reply, resolved.file, { cacheControl: mount.cacheControl });
       } catch (err) {

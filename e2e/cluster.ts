@@ -1,0 +1,121 @@
+/**
+ * The cluster for tests (ADR 0041): two (or more) instances of the built server on a fresh
+ * PostgreSQL database (TEST_DATABASE_URL's server) and Redis (TEST_REDIS_URL, when set), behind
+ * Debian's nginx, as `npm run cluster` runs them. Each instance can be stopped (SIGTERM),
+ * killed (SIGKILL) and started again on its port; the test reads and writes the database
+ * directly, and reads nginx's access log (which instance answered what).
+ *
+ *   const cluster = await startTestCluster();            // skip the file unless clusterTestsEnabled
+ *   await cluster.instance("A").kill();  await cluster.instance("A").start();
+ *   const member = await cluster.createMember();          // { id, token, headers }
+ *   await cluster.dispose();                              // stops all, drops the database
+ */
+import { readdirSync, statSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { SQL } from "drizzle-orm";
+import { buildServer } from "../scripts/build-server.js";
+import { type AccessLogEntry, parseAccessLog } from "../scripts/cluster/nginx.js";
+import { type Cluster, type ClusterOptions, type Instance, SERVER_BUILD, startCluster } from "../scripts/cluster/stack.js";
+import { type DatabaseHandle, openDatabase } from "../server/db/open.js";
+import { users } from "../server/db/schema/index.js";
+import { queryRows } from "../server/db/sql.js";
+import { sessionService } from "../server/modules/accounts/session-service.js";
+import { createTestAdmin } from "../server/testing/admins.js";
+import { createEmptyPostgresDatabase, dropPostgresDatabase, testAdminUrl, withDatabase } from "../server/testing/test-db.js";
+import { ensureWebBuild, ROOT } from "./web-server.js";
+
+/** The cluster needs PostgreSQL (two processes cannot share a PGlite directory). */
+export const clusterTestsEnabled = !!process.env.TEST_DATABASE_URL;
+
+export interface TestCluster extends Cluster {
+  instance(name: string): Instance;
+  /** The cluster's database, opened by the test (make members, read what was written). */
+  database: DatabaseHandle;
+  rows<T>(query: SQL): Promise<T[]>;
+  /** A member with a live session (made in the database, as server/testing/users.ts does). */
+  createMember(): Promise<{ id: number; token: string; headers: { authorization: string } }>;
+  /** A signed-in back-office admin (role super unless told). */
+  createAdmin(role?: "super" | "editor"): ReturnType<typeof createTestAdmin>;
+  /** nginx's access log so far, parsed (each request with the instance(s) it went to). */
+  accessLog(): Promise<AccessLogEntry[]>;
+  /** "127.0.0.1:port" of an instance, as the access log names it. */
+  upstreamOf(name: string): string;
+  /** Stops everything, drops the database, removes the data directory. */
+  dispose(): Promise<void>;
+}
+
+const newestMtime = (file: string): number => {
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(file).map((f) => newestMtime(path.join(file, f))));
+};
+
+/** The instances run build/node/main.js: rebuilt when older than the server's sources. */
+async function ensureServerBuild() {
+  ensureWebBuild();
+  const built = (() => {
+    try {
+      return statSync(SERVER_BUILD).mtimeMs;
+    } catch {
+      return 0;
+    }
+  })();
+  const sources = Math.max(...["server", "contracts"].map((d) => newestMtime(path.join(ROOT, d))));
+  if (built < sources) await buildServer();
+}
+
+export async function startTestCluster(
+  options: Partial<Pick<ClusterOptions, "instances" | "env" | "accessLog" | "maxFails" | "failTimeoutS">> = {},
+): Promise<TestCluster> {
+  await ensureServerBuild();
+  const name = await createEmptyPostgresDatabase();
+  const databaseUrl = withDatabase(testAdminUrl(), name);
+  const dataDir = await mkdtemp(path.join(tmpdir(), "djcluster-test-"));
+  let cluster: Cluster;
+  try {
+    cluster = await startCluster({
+      databaseUrl,
+      redisUrl: process.env.TEST_REDIS_URL || undefined,
+      dataDir,
+      ...options,
+      env: { LOG_LEVEL: "info", ...options.env },
+    });
+  } catch (err) {
+    await dropPostgresDatabase(name).catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  const database = await openDatabase({ databaseUrl, dataDir, poolMax: 4 });
+  const sessions = sessionService(database.db);
+  let members = 0;
+  return {
+    ...cluster,
+    database,
+    instance: (n) => {
+      const found = cluster.instances.find((i) => i.name === n);
+      if (!found) throw new Error(`no instance ${n}`);
+      return found;
+    },
+    rows: (query) => queryRows(database.db, query),
+    createMember: async () => {
+      const username = `cluster${process.pid}x${++members}`;
+      const [row] = await database.db
+        .insert(users)
+        .values({ username, email: `${username}@example.test`, passwordHash: "x" })
+        .returning({ id: users.id });
+      const token = await sessions.createUserSession(row!.id);
+      return { id: row!.id, token, headers: { authorization: `Bearer ${token}` } };
+    },
+    createAdmin: (role = "super") => createTestAdmin(database.db, { role }),
+    accessLog: async () => parseAccessLog(await readFile(cluster.nginx.accessLogFile, "utf8").catch(() => "")),
+    upstreamOf: (n) => `127.0.0.1:${cluster.instances.find((i) => i.name === n)!.port}`,
+    dispose: async () => {
+      await cluster.stop();
+      await database.close();
+      await dropPostgresDatabase(name);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
