@@ -3,6 +3,8 @@ import pino from "pino";
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
+import { lastRequestTracker, schedulePgliteMaintenance } from "./db/pglite-maintenance.js";
+import { startControlSocket } from "./modules/backup/control-socket.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
 import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 import { createSourceAdapters } from "./modules/sources/registry.js";
@@ -30,6 +32,13 @@ async function main() {
     const media = await prepareDemoMedia(config.dataDir);
     await seedDemoCatalogue(database, { media, logger, writes: app.services.writes });
   }
+  // Embedded database only (ADR 0042): `npm run backup` asks this process for a consistent copy
+  // through a 0600 Unix socket in DATA_DIR; VACUUM (ANALYZE) on a schedule, since PGlite has no autovacuum.
+  const control = await startControlSocket({ dataDir: config.dataDir, database, logger });
+  const maintenance =
+    database.engine === "pglite" && config.pgliteVacuumIntervalMs > 0
+      ? schedulePgliteMaintenance({ db: database.db, intervalMs: config.pgliteVacuumIntervalMs, logger, lastRequestAt: lastRequestTracker(app.server) })
+      : null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -46,6 +55,8 @@ async function main() {
     try {
       await app.close();
       clearInterval(sweeper);
+      await maintenance?.stop();
+      await control?.close();
       external.close();
       await database.close();
       logger.info("shut down cleanly");

@@ -1,4 +1,4 @@
-import { mkdir, readdir, stat } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { migrate } from "./migrate.js";
+import { bytesUnder, copyLiveDataDir, ensureInitialisedDataDir } from "./pglite-datadir.js";
 import { lockDataDir } from "./pglite-lock.js";
 import * as schema from "./schema/index.js";
 import { assertTrigramWorks, assertUtf8Ctype } from "./locale-check.js";
@@ -46,15 +47,6 @@ export function pgliteBuffersFor(databaseBytes: number): string {
   return `${Math.min(128, Math.max(16, mb))}MB`;
 }
 
-/** The bytes of the files under a directory (0 when it does not exist). */
-async function bytesUnder(dir: string): Promise<number> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const sizes = await Promise.all(
-    entries.filter((e) => e.isFile()).map((e) => stat(path.join(e.parentPath, e.name)).then((s) => s.size, () => 0)),
-  );
-  return sizes.reduce((a, b) => a + b, 0);
-}
-
 /** PGlite on disk at `dir`, or in memory when `dir` is undefined (tests). */
 export async function openPgliteDatabase(
   dir: string | undefined,
@@ -63,6 +55,8 @@ export async function openPgliteDatabase(
   const unlock = dir ? await lockDataDir(dir) : async () => {};
   let client: PGlite | undefined;
   try {
+    // A kill during initdb must not leave a directory PGlite cannot open (ADR 0042).
+    if (dir && !loadDataDir) await ensureInitialisedDataDir(dir, (staging) => createPglite(staging, undefined, sharedBuffers), logger);
     client = await createPglite(dir, loadDataDir, sharedBuffers);
     await prepareDatabase(pgliteSession(client), logger);
   } catch (err) {
@@ -76,6 +70,7 @@ export async function openPgliteDatabase(
   return {
     db,
     engine: "pglite",
+    copyDataDirTo: dir ? (target) => copyLiveDataDir(opened, dir, target) : undefined,
     close: once(async () => {
       await opened.close();
       await unlock();
