@@ -6,7 +6,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { migrate } from "./migrate.js";
-import { bytesUnder, copyLiveDataDir, ensureInitialisedDataDir } from "./pglite-datadir.js";
+import { archiveLiveDataDir, bytesUnder, ensureInitialisedDataDir } from "./pglite-datadir.js";
 import { lockDataDir } from "./pglite-lock.js";
 import * as schema from "./schema/index.js";
 import { assertTrigramWorks, assertUtf8Ctype } from "./locale-check.js";
@@ -70,7 +70,7 @@ export async function openPgliteDatabase(
   return {
     db,
     engine: "pglite",
-    copyDataDirTo: dir ? (target) => copyLiveDataDir(opened, dir, target) : undefined,
+    archiveDataDirTo: dir ? (target) => archiveLiveDataDir(opened, dir, target) : undefined,
     close: once(async () => {
       await opened.close();
       await unlock();

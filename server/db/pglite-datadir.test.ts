@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureLogger, pgliteTemplate } from "../testing/test-db.js";
 import { openPgliteDatabase } from "./open.js";
-import { isInitialised } from "./pglite-datadir.js";
+import { extractArchive, isInitialised } from "./pglite-datadir.js";
 import { queryRows } from "./sql.js";
 
 describe("the embedded database's directory (ADR 0042)", () => {
@@ -48,7 +48,7 @@ describe("the embedded database's directory (ADR 0042)", () => {
         await tx.execute(sql`insert into app_settings (key, value) values ('tx-second', '1'::jsonb)`);
       }).then(() => order.push("committed"));
       await inside;
-      const copying = handle.copyDataDirTo!(path.join(root, "copy", "db")).then((r) => (order.push("copied"), r));
+      const copying = handle.archiveDataDirTo!(path.join(root, "copy.tar")).then((r) => (order.push("copied"), r));
       await new Promise((r) => setTimeout(r, 100));
       expect(order).toEqual([]); // the copy waits for the transaction
       release();
@@ -58,6 +58,7 @@ describe("the embedded database's directory (ADR 0042)", () => {
     } finally {
       await handle.close();
     }
+    await extractArchive(path.join(root, "copy.tar"), path.join(root, "copy", "db"));
     const copy = await openPgliteDatabase(path.join(root, "copy", "db"));
     try {
       const keys = await queryRows<{ key: string }>(copy.db, sql`select key from app_settings where key like 'tx-%' order by key`);

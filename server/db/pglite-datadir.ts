@@ -1,4 +1,5 @@
-import { access, cp, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { access, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { DbLogger } from "./types.js";
@@ -41,27 +42,52 @@ export async function isInitialised(dir: string): Promise<boolean> {
 }
 
 /**
- * Copies a live PGlite data directory to `target` (which must not exist) as a consistent image:
- * inside a transaction of our own, which PGlite's lock makes the only one (queries and other
- * transactions wait), a CHECKPOINT writes every dirty buffer to the files, then the files are
- * copied with the operating system's calls (PGlite's NodeFS writes straight to them). Nothing
- * runs against the database meanwhile, so the copy is the database at one instant, needing no
- * WAL replay. Requests wait for the copy: a few hundred ms for the demo catalogue (ADR 0042).
+ * Archives a live PGlite data directory into the tar file `target` as a consistent image: inside
+ * a transaction of our own, which PGlite's lock makes the only one (queries and other
+ * transactions wait), a CHECKPOINT writes every dirty buffer to the files, then `tar` reads them
+ * (PGlite's NodeFS writes straight to them). Nothing runs against the database meanwhile, so the
+ * archive is the database at one instant and needs no WAL replay. One archive file, not a copy of
+ * the directory: a data directory has ~1,200 files, and creating them took ten times longer than
+ * writing one tar (4.8 s against 0.5 s for the demo catalogue), all of it with requests waiting.
  */
-export async function copyLiveDataDir(client: PGlite, dir: string, target: string): Promise<{ bytes: number; heldMs: number }> {
+export async function archiveLiveDataDir(client: PGlite, dir: string, target: string): Promise<{ bytes: number; heldMs: number }> {
   await mkdir(path.dirname(target), { recursive: true });
   const staging = `${target}.partial`;
-  await rm(staging, { recursive: true, force: true });
   let heldMs = 0;
-  await client.transaction(async (tx) => {
-    const t0 = Date.now();
-    await tx.exec("checkpoint");
-    // postmaster.pid describes this process, not the copy.
-    await cp(dir, staging, { recursive: true, filter: (from) => path.basename(from) !== "postmaster.pid" });
-    heldMs = Date.now() - t0;
+  try {
+    await client.transaction(async (tx) => {
+      const t0 = Date.now();
+      await tx.exec("checkpoint");
+      await archiveDir(dir, staging);
+      heldMs = Date.now() - t0;
+    });
+    await rename(staging, target);
+  } finally {
+    await rm(staging, { force: true });
+  }
+  return { bytes: (await stat(target)).size, heldMs };
+}
+
+/** `dir`'s files into the tar file `file` (the system's tar: GNU tar, or bsdtar on macOS and Windows). */
+export function archiveDir(dir: string, file: string): Promise<void> {
+  // postmaster.pid describes the process that had the directory open, not the copy.
+  return run("tar", ["-cf", file, "--exclude", "./postmaster.pid", "-C", dir, "."]);
+}
+
+/** A tar file made by `archiveDir` into `dir` (created). */
+export async function extractArchive(file: string, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await run("tar", ["-xf", file, "-C", dir]);
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let errors = "";
+    child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${code}): ${errors.trim()}`))));
   });
-  await rename(staging, target);
-  return { bytes: await bytesUnder(target), heldMs };
 }
 
 /** The bytes of the files under a directory (0 when it does not exist). */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureLogger, createTestDatabase, testEngines } from "../testing/test-db.js";
-import { schedulePgliteMaintenance, vacuumAnalyze } from "./pglite-maintenance.js";
+import { schedulePgliteMaintenance } from "./pglite-maintenance.js";
 import { queryRows } from "./sql.js";
 import type { DatabaseHandle } from "./types.js";
 
@@ -34,31 +34,27 @@ describe.each(testEngines())("VACUUM (ANALYZE) on a schedule, on %s", (engine) =
     const schedule = schedulePgliteMaintenance({ db: handle.db, intervalMs: 60_000, firstRunMs: 10, quietMs: 100, logger });
     await expect.poll(() => logger.lines.find((l) => l.msg === "vacuum analyze of the embedded database"), { timeout: 20_000 }).toBeTruthy();
     await schedule.stop();
-    const report = logger.lines.find((l) => l.msg === "vacuum analyze of the embedded database")!.obj as { tables: number; longest: { table: string; ms: number } };
+    const report = logger.lines.find((l) => l.msg === "vacuum analyze of the embedded database")!.obj as { tables: number; longest: { statement: string; ms: number } };
     expect(report.tables).toBeGreaterThan(20);
-    expect(report.longest.table).not.toBe("");
+    expect(report.longest.statement).toMatch(/^(vacuum|analyze) public\./);
     // PostgreSQL's statistics are reported asynchronously (at transaction end, flushed about once a second).
-    await expect.poll(() => stats(handle, "app_settings"), { timeout: 10_000 }).toMatchObject({ vacuumed: true, analyzed: true, dead: 0 });
+    await expect.poll(() => stats(handle, "app_settings"), { timeout: 10_000 }).toMatchObject({ vacuumed: true, analyzed: true });
+    // The updated rows' old versions are gone (on the shared PostgreSQL of the tests, another
+    // test's open snapshot may keep them: autovacuum runs there anyway, this is for PGlite).
+    if (engine === "pglite") expect((await stats(handle, "app_settings")).dead).toBe(0);
     expect((await stats(handle, "app_settings")).reltuples).toBeGreaterThanOrEqual(500);
   });
 
-  it("waits for a pause in the requests, but not forever", async () => {
-    let ran = 0;
-    await vacuumAnalyze(handle.db, {
-      beforeEach: async () => {
-        ran++;
-      },
-    });
-    expect(ran).toBeGreaterThan(20); // one chance to wait before every table
-
+  it("waits for a pause in the requests before each statement, but not forever", { timeout: 120_000 }, async () => {
     const logger = captureLogger();
     const busy = () => Date.now(); // a request this very moment, always
     const started = Date.now();
-    const schedule = schedulePgliteMaintenance({ db: handle.db, intervalMs: 60_000, firstRunMs: 10, quietMs: 1_000, maxWaitMs: 300, lastRequestAt: busy, logger });
-    await expect.poll(() => logger.lines.some((l) => l.msg === "vacuum analyze of the embedded database"), { timeout: 60_000 }).toBe(true);
+    const schedule = schedulePgliteMaintenance({ db: handle.db, intervalMs: 60_000, firstRunMs: 10, quietMs: 1_000, maxWaitMs: 50, lastRequestAt: busy, logger });
+    await expect.poll(() => logger.lines.find((l) => l.msg === "vacuum analyze of the embedded database"), { timeout: 100_000, interval: 200 }).toBeTruthy();
     await schedule.stop();
-    // Each table waited its maxWaitMs for a pause that never came, then ran anyway.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300 * 20);
+    const { tables } = logger.lines.find((l) => l.msg === "vacuum analyze of the embedded database")!.obj as { tables: number };
+    // Each of the two statements a table waited its maxWaitMs for a pause that never came, then ran anyway.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50 * 2 * tables);
   });
 
   it("stops between tables on shutdown", async () => {

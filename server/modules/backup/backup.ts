@@ -1,13 +1,13 @@
-import { access, cp, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { access, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../../config.js";
-import { bytesUnder, isInitialised } from "../../db/pglite-datadir.js";
+import { archiveDir, bytesUnder, extractArchive, isInitialised } from "../../db/pglite-datadir.js";
 import { DataDirInUseError, lockDataDir } from "../../db/pglite-lock.js";
 import { controlSocketPath, requestDatabaseCopy } from "./control-socket.js";
 
 /**
  * `npm run backup` / `npm run restore` (ADR 0042). A backup is a directory:
- *   db/            the embedded database's data directory, consistent at one instant
+ *   db.tar         the embedded database's data directory, consistent at one instant
  *   media/ uploads/ copies of DATA_DIR's files
  *   manifest.json  written last: a directory without it is an unfinished backup
  * The database is copied first, the files after it: an upload is written before the row naming
@@ -15,6 +15,7 @@ import { controlSocketPath, requestDatabaseCopy } from "./control-socket.js";
  */
 export const MANIFEST_FILE = "manifest.json";
 const FILE_DIRS = ["media", "uploads"] as const;
+const DB_ARCHIVE = "db.tar";
 
 export interface BackupManifest {
   format: 1;
@@ -39,8 +40,8 @@ export async function backup(config: Paths, out: string, say: Say = () => {}): P
     if (config.databaseUrl) {
       say("DATABASE_URL is set: back the database up with pg_dump (see README, Backups); copying DATA_DIR's files only.");
     } else {
-      database = await copyDatabase(config.dataDir, path.join(staging, "db"));
-      say(`database copied (${mb(database.bytes)}, ${database.via === "running-server" ? `requests held ${database.heldMs} ms` : "site stopped"})`);
+      database = await archiveDatabase(config.dataDir, path.join(staging, DB_ARCHIVE));
+      say(`database archived (${mb(database.bytes)}, ${database.via === "running-server" ? `requests held ${database.heldMs} ms` : "site stopped"})`);
     }
     const files = { media: 0, uploads: 0 };
     for (const dir of FILE_DIRS) {
@@ -61,7 +62,7 @@ export async function backup(config: Paths, out: string, say: Say = () => {}): P
 }
 
 /** From a stopped site (its lock is free) directly; from a running one through its control socket. */
-async function copyDatabase(dataDir: string, target: string): Promise<NonNullable<BackupManifest["database"]>> {
+async function archiveDatabase(dataDir: string, target: string): Promise<NonNullable<BackupManifest["database"]>> {
   const dir = path.join(dataDir, "db");
   if (!(await isInitialised(dir))) throw new Error(`no embedded database in ${dir}`);
   let unlock: () => Promise<void>;
@@ -76,8 +77,8 @@ async function copyDatabase(dataDir: string, target: string): Promise<NonNullabl
   }
   try {
     // Stopped cleanly or killed: either way the files are what the next start would open.
-    await cp(dir, target, { recursive: true, filter: (f) => path.basename(f) !== "postmaster.pid" });
-    return { via: "stopped-site", bytes: await bytesUnder(target), heldMs: 0 };
+    await archiveDir(dir, target);
+    return { via: "stopped-site", bytes: (await stat(target)).size, heldMs: 0 };
   } finally {
     await unlock();
   }
@@ -114,7 +115,8 @@ export async function restore(config: Paths, from: string, say: Say = () => {}):
     }
     if (setAside) say(`what DATA_DIR held is now in ${setAside}`);
     // Copied under a staging name, renamed when complete: an interrupted restore leaves no half database.
-    await cp(path.join(source, "db"), `${dbDir}.restoring`, { recursive: true });
+    await rm(`${dbDir}.restoring`, { recursive: true, force: true });
+    await extractArchive(path.join(source, DB_ARCHIVE), `${dbDir}.restoring`);
     await rename(`${dbDir}.restoring`, dbDir);
     say("database restored");
     for (const dir of FILE_DIRS) {

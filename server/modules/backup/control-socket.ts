@@ -7,7 +7,7 @@ import type { DatabaseHandle, DbLogger } from "../../db/types.js";
  * The running server's local control channel (ADR 0042): HTTP over a Unix socket in DATA_DIR,
  * created with mode 0600. It is not on the site's TCP listener, so no visitor, proxy or admin
  * session can reach it; only the server's own OS user (who can read DATA_DIR anyway). Its one
- * job: a consistent copy of the embedded database, which no other process may open meanwhile.
+ * job: a consistent archive of the embedded database, which no other process may open meanwhile.
  */
 export const CONTROL_SOCKET_FILE = "control.sock";
 /** Unix socket paths are limited to ~107 bytes (sun_path). */
@@ -24,8 +24,8 @@ export interface ControlSocket {
 
 /** Starts the socket for a PGlite database on disk; `null` (with a warning) when it cannot. */
 export async function startControlSocket({ dataDir, database, logger }: { dataDir: string; database: DatabaseHandle; logger: DbLogger }): Promise<ControlSocket | null> {
-  const copy = database.copyDataDirTo?.bind(database);
-  if (!copy) return null;
+  const archive = database.archiveDataDirTo?.bind(database);
+  if (!archive) return null;
   const file = controlSocketPath(dataDir);
   if (Buffer.byteLength(file) > MAX_SOCKET_PATH) {
     logger.warn({ file }, "DATA_DIR's path is too long for the control socket: `npm run backup` works only while the server is stopped");
@@ -40,7 +40,7 @@ export async function startControlSocket({ dataDir, database, logger }: { dataDi
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== "POST" || req.url !== "/database-copy") return answer(404, { error: "not found" });
+    if (req.method !== "POST" || req.url !== "/database-archive") return answer(404, { error: "not found" });
     let raw = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => {
@@ -51,14 +51,14 @@ export async function startControlSocket({ dataDir, database, logger }: { dataDi
       void (async () => {
         const target = parseTarget(raw);
         if (!target) return answer(400, { error: "body must be {\"target\": an absolute path}" });
-        if (busy) return answer(409, { error: "a copy is already being made" });
+        if (busy) return answer(409, { error: "a backup is already being made" });
         busy = true;
         try {
-          const result = await copy(target);
-          logger.info({ target, ...result }, "database copied for a backup");
+          const result = await archive(target);
+          logger.info({ target, ...result }, "database archived for a backup");
           answer(200, result);
         } catch (err) {
-          logger.error({ err: (err as Error).message, target }, "database copy for a backup failed");
+          logger.error({ err: (err as Error).message, target }, "database archive for a backup failed");
           answer(500, { error: (err as Error).message });
         } finally {
           busy = false;
@@ -92,17 +92,17 @@ function parseTarget(raw: string): string | null {
   }
 }
 
-/** The client side: asks the running server for a copy of its database at `target`. */
+/** The client side: asks the running server for a tar of its database at `target`. */
 export function requestDatabaseCopy(socketPath: string, target: string): Promise<{ bytes: number; heldMs: number }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath, path: "/database-copy", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+    const req = http.request({ socketPath, path: "/database-archive", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (body += c));
       res.on("end", () => {
         const parsed = JSON.parse(body || "{}") as { bytes: number; heldMs: number; error?: string };
         if (res.statusCode === 200) resolve(parsed);
-        else reject(new Error(`the running server could not copy its database: ${parsed.error ?? res.statusCode}`));
+        else reject(new Error(`the running server could not archive its database: ${parsed.error ?? res.statusCode}`));
       });
     });
     req.on("error", reject);
