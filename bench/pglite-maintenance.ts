@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openPgliteDatabase } from "../server/db/open.js";
 import { vacuumAnalyze } from "../server/db/pglite-maintenance.js";
+import { queryRows } from "../server/db/sql.js";
 import type { AppDatabase } from "../server/db/types.js";
 
 const { values } = parseArgs({ options: { "data-dir": { type: "string" } } });
@@ -20,7 +21,7 @@ try {
   const dir = path.join(work, "db");
   await cp(path.join(values["data-dir"], "db"), dir, { recursive: true });
   const handle = await openPgliteDatabase(dir);
-  const [{ items }] = (await handle.db.execute(sql`select count(*)::int as items from items`)).rows as { items: number }[];
+  const [{ items }] = await queryRows<{ items: number }>(handle.db, sql`select count(*)::int as items from items`);
   const vacuum = await probed(handle.db, () => vacuumAnalyze(handle.db));
   const again = await probed(handle.db, () => vacuumAnalyze(handle.db));
   const copy = await probed(handle.db, () => handle.archiveDataDirTo!(path.join(work, "db.tar")));
