@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Config } from "../../config.js";
 import { archiveDir, bytesUnder, extractArchive, isInitialised } from "../../db/pglite-datadir.js";
 import { DataDirInUseError, lockDataDir } from "../../db/pglite-lock.js";
-import { controlSocketPath, requestDatabaseCopy } from "./control-socket.js";
+import { controlSocketPath, requestDatabaseArchive } from "./control-socket.js";
 
 /**
  * `npm run backup` / `npm run restore` (ADR 0042). A backup is a directory:
@@ -70,8 +70,8 @@ async function archiveDatabase(dataDir: string, target: string): Promise<NonNull
     unlock = await lockDataDir(dir);
   } catch (err) {
     if (!(err instanceof DataDirInUseError)) throw err;
-    const result = await requestDatabaseCopy(controlSocketPath(dataDir), target).catch((cause: Error) => {
-      throw new Error(`${err.message}\nAsking that server for a copy failed too: ${cause.message}`);
+    const result = await requestDatabaseArchive(controlSocketPath(dataDir), target).catch((cause: Error) => {
+      throw new Error(`${err.message}\nAsking that server for an archive failed too: ${cause.message}`);
     });
     return { via: "running-server", ...result };
   }

@@ -93,7 +93,7 @@ function parseTarget(raw: string): string | null {
 }
 
 /** The client side: asks the running server for a tar of its database at `target`. */
-export function requestDatabaseCopy(socketPath: string, target: string): Promise<{ bytes: number; heldMs: number }> {
+export function requestDatabaseArchive(socketPath: string, target: string): Promise<{ bytes: number; heldMs: number }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ socketPath, path: "/database-archive", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
       let body = "";
