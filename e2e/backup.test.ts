@@ -78,6 +78,7 @@ describe("backup of the running embedded site, restore into a new DATA_DIR", () 
     const manifest = JSON.parse(await readFile(path.join(backupDir(), "manifest.json"), "utf8")) as BackupManifest;
     expect(manifest).toMatchObject({ format: 1, engine: "pglite", database: { via: "running-server" } });
     expect(manifest.database!.bytes).toBeGreaterThan(1_000_000);
+    expect((await stat(backupDir())).mode & 0o777).toBe(0o700); // password hashes, session tokens
     expect(await readFile(path.join(backupDir(), "uploads", "2026", "probe.mp3"))).toEqual(probe);
     expect(await filesUnder(path.join(backupDir(), "media"))).toEqual(await filesUnder(path.join(dataDir(), "media")));
 

@@ -34,7 +34,8 @@ export async function backup(config: Paths, out: string, say: Say = () => {}): P
   if (await exists(target)) throw new Error(`${target} already exists: name a new directory for the backup`);
   const staging = `${target}.partial`;
   await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  // 0700: the archive holds password hashes and session tokens.
+  await mkdir(staging, { recursive: true, mode: 0o700 });
   try {
     let database: BackupManifest["database"];
     if (config.databaseUrl) {
