@@ -57,7 +57,9 @@ export async function openPgliteDatabase(
   try {
     // A kill during initdb must not leave a directory PGlite cannot open (ADR 0042).
     if (dir && !loadDataDir) await ensureInitialisedDataDir(dir, (staging) => createPglite(staging, undefined, sharedBuffers), logger);
-    client = await createPglite(dir, loadDataDir, sharedBuffers);
+    client = await createPglite(dir, loadDataDir, sharedBuffers).catch((err: unknown) => {
+      throw dir ? unopenable(dir, err) : err;
+    });
     await prepareDatabase(pgliteSession(client), logger);
   } catch (err) {
     await client?.close();
@@ -76,6 +78,16 @@ export async function openPgliteDatabase(
       await unlock();
     }),
   };
+}
+
+/** PostgreSQL's own crash recovery failed (WAL replay): the way out is a backup (ADR 0042). */
+function unopenable(dir: string, err: unknown): Error {
+  const reason = err instanceof Error ? err.message : String(err);
+  return new Error(
+    `The embedded database in ${dir} could not be opened (${reason}). After a kill or a crash it normally recovers by itself; ` +
+      `if it does not, it is damaged: move the directory aside and restore a backup (npm run restore -- --from <backup>, README "Backups").`,
+    { cause: err },
+  );
 }
 
 export async function openPostgresDatabase(

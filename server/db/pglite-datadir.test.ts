@@ -67,4 +67,14 @@ describe("the embedded database's directory (ADR 0042)", () => {
       await copy.close();
     }
   });
+
+  it("a database that crash recovery cannot open fails with the way out, and leaves the directory as it was", async () => {
+    const dir = path.join(root, "damaged", "db");
+    await mkdir(dir, { recursive: true });
+    await (await openPgliteDatabase(dir, { loadDataDir: await pgliteTemplate("migrated") })).close();
+    await writeFile(path.join(dir, "global", "pg_control"), ""); // what no kill can do: a disk fault
+    await expect(openPgliteDatabase(dir)).rejects.toThrow(/could not be opened .*restore a backup \(npm run restore -- --from <backup>/);
+    expect(await isInitialised(dir)).toBe(true); // not mistaken for an unfinished initdb and moved aside
+    expect((await readdir(path.dirname(dir))).sort()).toEqual(["db"]); // and its lock released
+  });
 });
