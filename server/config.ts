@@ -93,6 +93,12 @@ const envSchema = z.object({
   COLLECT_LEASE_MS: z.coerce.number().int().min(1000).default(120_000),
   /** Milliseconds between sweeps of unused uploaded covers, media and block images; 0 = never. */
   UPLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(6 * 3600_000),
+  /** VACUUM (ANALYZE) of the embedded database (PGlite has no autovacuum; ADR 0042): milliseconds between runs, 0 = off. */
+  PGLITE_VACUUM_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || n >= 1000, { message: "must be 0 or a whole number >= 1000" })
+    .default(6 * 3600_000),
   /** Bytes the kept public pages may hold in memory (ADR 0033); 0 = pages are rendered per request. */
   PAGE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   /** External DJ sites searched and played beside the catalogue (issue 11), e.g. `djuu,172minx,vvvdj`; unset = none. */
@@ -140,6 +146,8 @@ export interface Config {
   collectLeaseMs: number;
   uploadSweepIntervalMs: number;
   pageCacheMaxBytes: number;
+  /** PGlite only: milliseconds between VACUUM (ANALYZE) runs, 0 = never. */
+  pgliteVacuumIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -200,5 +208,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectLeaseMs: e.COLLECT_LEASE_MS,
     uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,
     pageCacheMaxBytes: e.PAGE_CACHE_MAX_BYTES,
+    pgliteVacuumIntervalMs: e.PGLITE_VACUUM_INTERVAL_MS,
   };
 }

@@ -2,6 +2,8 @@ import { mkdir } from "node:fs/promises";
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
+import { lastRequestTracker, schedulePgliteMaintenance } from "./db/pglite-maintenance.js";
+import { startControlSocket } from "./modules/backup/control-socket.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
 import { requestScopedLogger } from "./http/request-scope.js";
 import { createLogger, logFormatFor } from "./lib/log-output.js";
@@ -31,12 +33,21 @@ async function main() {
     const media = await prepareDemoMedia(config.dataDir);
     await seedDemoCatalogue(database, { media, logger, writes: app.services.writes });
   }
+  // Embedded database only (ADR 0042): `npm run backup` asks this process for a consistent copy
+  // through a 0600 Unix socket in DATA_DIR; VACUUM (ANALYZE) on a schedule, since PGlite has no autovacuum.
+  const control = await startControlSocket({ dataDir: config.dataDir, database, logger });
+  const maintenance =
+    database.engine === "pglite" && config.pgliteVacuumIntervalMs > 0
+      ? schedulePgliteMaintenance({ db: database.db, intervalMs: config.pgliteVacuumIntervalMs, logger, lastRequestAt: lastRequestTracker(app.server) })
+      : null;
   const shutdown = gracefulShutdown({
     app,
     logger,
     timeoutMs: config.shutdownTimeoutMs,
     streamGraceMs: config.shutdownStreamGraceMs,
     afterClose: async () => {
+      await maintenance?.stop();
+      await control?.close();
       external.close();
       await database.close();
     },

@@ -1,4 +1,4 @@
-import { mkdir, readdir, stat } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { migrate } from "./migrate.js";
+import { archiveLiveDataDir, bytesUnder, ensureInitialisedDataDir } from "./pglite-datadir.js";
 import { lockDataDir } from "./pglite-lock.js";
 import * as schema from "./schema/index.js";
 import { assertTrigramWorks, assertUtf8Ctype } from "./locale-check.js";
@@ -46,15 +47,6 @@ export function pgliteBuffersFor(databaseBytes: number): string {
   return `${Math.min(128, Math.max(16, mb))}MB`;
 }
 
-/** The bytes of the files under a directory (0 when it does not exist). */
-async function bytesUnder(dir: string): Promise<number> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const sizes = await Promise.all(
-    entries.filter((e) => e.isFile()).map((e) => stat(path.join(e.parentPath, e.name)).then((s) => s.size, () => 0)),
-  );
-  return sizes.reduce((a, b) => a + b, 0);
-}
-
 /** PGlite on disk at `dir`, or in memory when `dir` is undefined (tests). */
 export async function openPgliteDatabase(
   dir: string | undefined,
@@ -63,7 +55,11 @@ export async function openPgliteDatabase(
   const unlock = dir ? await lockDataDir(dir) : async () => {};
   let client: PGlite | undefined;
   try {
-    client = await createPglite(dir, loadDataDir, sharedBuffers);
+    // A kill during initdb must not leave a directory PGlite cannot open (ADR 0042).
+    if (dir && !loadDataDir) await ensureInitialisedDataDir(dir, (staging) => createPglite(staging, undefined, sharedBuffers), logger);
+    client = await createPglite(dir, loadDataDir, sharedBuffers).catch((err: unknown) => {
+      throw dir ? unopenable(dir, err) : err;
+    });
     await prepareDatabase(pgliteSession(client), logger);
   } catch (err) {
     await client?.close();
@@ -76,11 +72,22 @@ export async function openPgliteDatabase(
   return {
     db,
     engine: "pglite",
+    archiveDataDirTo: dir ? (target) => archiveLiveDataDir(opened, dir, target) : undefined,
     close: once(async () => {
       await opened.close();
       await unlock();
     }),
   };
+}
+
+/** PostgreSQL's own crash recovery failed (WAL replay): the way out is a backup (ADR 0042). */
+function unopenable(dir: string, err: unknown): Error {
+  const reason = err instanceof Error ? err.message : String(err);
+  return new Error(
+    `The embedded database in ${dir} could not be opened (${reason}). After a kill or a crash it normally recovers by itself; ` +
+      `if it does not, it is damaged: move the directory aside and restore a backup (npm run restore -- --from <backup>, README "Backups").`,
+    { cause: err },
+  );
 }
 
 export async function openPostgresDatabase(

@@ -11,6 +11,8 @@ export type DatabaseEngine = "pglite" | "postgres";
 export interface DatabaseHandle {
   db: AppDatabase;
   engine: DatabaseEngine;
+  /** PGlite on disk only: a consistent tar of its data directory while it runs (ADR 0042). */
+  archiveDataDirTo?(target: string): Promise<{ bytes: number; heldMs: number }>;
   /** Closes the pool or the embedded database; safe to call more than once. */
   close(): Promise<void>;
 }
