@@ -133,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     services.mailer.close();
     services.sourceDirectory.close();
     services.relay?.close();
+    services.breakers?.close();
     await redis?.close();
   });
   app.setValidatorCompiler(validatorCompiler);

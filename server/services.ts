@@ -36,6 +36,7 @@ import { searchService } from "./modules/search/service.js";
 import { searchAnswers, type SearchAnswersOptions } from "./modules/search/answers.js";
 import { seoService } from "./modules/seo/service.js";
 import { externalSearch } from "./modules/sources/search-sources.js";
+import { sharedBreakers } from "./modules/sources/shared-breakers.js";
 import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
@@ -159,7 +160,10 @@ export function createServices({
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
   const local = localProvider(db);
-  const sources = externalSearch({ directory: sourceDirectory, clock, logger, breaker: sourceBreaker });
+  // A dead site's open breaker is known to every instance (ADR 0039).
+  const breakers = redis ? sharedBreakers(redis) : undefined;
+  const sources = externalSearch({ directory: sourceDirectory, clock, logger, breaker: sourceBreaker, onBreaker: breakers?.publish });
+  breakers?.attach(sources.health);
   const search = searchService(() => [local, ...sources.providers()], {
     onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
   });
@@ -167,6 +171,7 @@ export function createServices({
     bus,
     /** The Redis relay of `bus` when REDIS_URL is set: the app starts and closes it. */
     relay,
+    breakers,
     clock,
     ephemeral,
     caches,
