@@ -113,32 +113,33 @@ export function redisRelayedBus({ link, onListenerError, onResync, logger, ackTi
       await local.publish(event);
       if (closed) return;
       const wire: Wire = { from: instanceId, id: `${instanceId}:${++seq}`, event };
-      let receivers: number;
+      // Waiting before sending: an acknowledgement (this instance's own first) may arrive before
+      // PUBLISH's answer says how many to expect.
+      let timer: NodeJS.Timeout | undefined;
+      let release = () => {};
+      const entry = { expected: Number.POSITIVE_INFINITY, got: 0, done: () => release() };
+      const settled = new Promise<void>((resolve) => {
+        release = () => {
+          clearTimeout(timer);
+          waiting.delete(wire.id);
+          resolve();
+        };
+      });
+      waiting.set(wire.id, entry);
       try {
-        receivers = await send(wire);
+        entry.expected = await send(wire);
       } catch {
         // The write is committed: the others learn it when Redis returns (kept, or by resync).
+        entry.done();
         keep(wire);
         return;
       }
-      if (receivers === 0) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          waiting.delete(wire.id);
-          logger?.warn({ event: event.type, expected: receivers, got: entry.got }, "not every instance acknowledged a change event in time");
-          resolve();
-        }, ackTimeoutMs);
-        const entry = {
-          expected: receivers,
-          got: 0,
-          done: () => {
-            clearTimeout(timer);
-            waiting.delete(wire.id);
-            resolve();
-          },
-        };
-        waiting.set(wire.id, entry);
-      });
+      if (entry.got >= entry.expected) return entry.done();
+      timer = setTimeout(() => {
+        logger?.warn({ event: event.type, expected: entry.expected, got: entry.got }, "not every instance acknowledged a change event in time");
+        entry.done();
+      }, ackTimeoutMs);
+      await settled;
     },
     async start() {
       // Queued until the subscriber connects: the app does not wait for a Redis that is away.
