@@ -147,11 +147,14 @@ export function redisRelayedBus({ link, onListenerError, onResync, logger, ackTi
         () => true,
         (err: unknown) => logger?.warn({ err }, "change events: subscription failed") ?? false,
       );
-      let timer: NodeJS.Timeout | undefined;
-      const up = await Promise.race([subscribed, new Promise<false>((r) => (timer = setTimeout(() => r(false), ackTimeoutMs * 5)))]);
-      clearTimeout(timer);
-      if (!up) logger?.warn({}, "change events: Redis is away, subscribing when it returns");
       subscribedOnce = true;
+      if (subscriber.status !== "ready") {
+        logger?.warn({}, "change events: Redis is away, subscribing when it returns");
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([subscribed, new Promise<false>((r) => (timer = setTimeout(() => r(false), ackTimeoutMs * 5)))]);
+      clearTimeout(timer);
     },
     close() {
       closed = true;
