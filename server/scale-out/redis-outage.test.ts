@@ -19,8 +19,11 @@ import { createTwoInstances, type TwoInstances } from "../testing/two-instances.
 import { createTestUser, type TestUser } from "../testing/users.js";
 
 const enabled = Boolean(testRedisUrl() && process.env.TEST_DATABASE_URL);
-/** How long Redis stays away: several of the clients' reconnect attempts (0.2 s to 2 s apart). */
-const OUTAGE_MS = 6_000;
+/**
+ * How long Redis stays away: several of the clients' reconnect attempts (0.2 s to 2 s apart).
+ * REDIS_OUTAGE_MS=30000 runs the issue's 30 s.
+ */
+const OUTAGE_MS = Number(process.env.REDIS_OUTAGE_MS) || 6_000;
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, "127.0.0.1");
@@ -134,5 +137,5 @@ describe.skipIf(!enabled)("Redis away for a while, then back", () => {
     // And the bus works again: an edit on A shows on B's next request.
     await a.inject({ method: "PUT", url: `/api/pandaadmin/category/${danqu}`, payload: { name: "DJ单曲精选" }, headers: editor });
     expect(await nav(b)).toContain("DJ单曲精选");
-  });
+  }, OUTAGE_MS + 30_000);
 });
