@@ -112,11 +112,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     system: { engine: deps.database.engine, dataDir: config.dataDir },
     searchAnswerLimits: deps.searchAnswerLimits,
   });
-  await services.relay?.start();
-  await services.visitors.load();
-  // The sources configured in source_sites join the built-ins before the first request.
-  await services.sourceDirectory.refresh();
-  await services.sourcePlay.load();
+  try {
+    await services.relay?.start();
+    await services.visitors.load();
+    // The sources configured in source_sites join the built-ins before the first request.
+    await services.sourceDirectory.refresh();
+    await services.sourcePlay.load();
+  } catch (err) {
+    // A failed start must not leave Redis reconnecting forever in a process that should exit.
+    await redis?.close();
+    throw err;
+  }
   app.decorate("deps", deps);
   app.decorate("services", services);
   // Charts are aggregated in the background: once the app is ready, then every interval.
