@@ -17,6 +17,7 @@ import { registerHostCheck } from "./http/early-errors.js";
 import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
 import type { Clock } from "./lib/clock.js";
+import { createRedisLink } from "./lib/redis.js";
 import { authRoutes } from "./modules/accounts/auth-routes.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
 import { adminSessionRoutes } from "./modules/admin/session-routes.js";
@@ -99,8 +100,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
+  // Several instances share state through Redis (ADR 0039); it reconnects by itself if it is away.
+  const redis = config.redisUrl
+    ? createRedisLink(config.redisUrl, config.redisPrefix, (err) => app.log.warn({ err: err.message }, "redis connection"))
+    : undefined;
+  if (redis && !(await redis.connect())) app.log.warn("redis is not answering: starting without it, reconnecting");
   const services = createServices({
     db: deps.database.db,
+    redis,
     // Services' lines carry the request id while they work for a request (ADR 0044).
     logger: requestScopedLogger(app.log),
     publicUrl: config.publicUrl,
@@ -116,10 +123,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     system: { engine: deps.database.engine, dataDir: config.dataDir },
     searchAnswerLimits: deps.searchAnswerLimits,
   });
-  await services.visitors.load();
-  // The sources configured in source_sites join the built-ins before the first request.
-  await services.sourceDirectory.refresh();
-  await services.sourcePlay.load();
+  try {
+    await services.relay?.start();
+    await services.visitors.load();
+    // The sources configured in source_sites join the built-ins before the first request.
+    await services.sourceDirectory.refresh();
+    await services.sourcePlay.load();
+  } catch (err) {
+    // A failed start must not leave Redis reconnecting forever in a process that should exit.
+    await redis?.close();
+    throw err;
+  }
   app.decorate("deps", deps);
   app.decorate("services", services);
   app.decorate("longStreams", longStreams());
@@ -136,6 +150,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await services.counters.flush().catch((err) => app.log.warn({ err }, "daily counters not written"));
     services.mailer.close();
     services.sourceDirectory.close();
+    services.relay?.close();
+    services.breakers?.close();
+    await redis?.close();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -152,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
   registerHostCheck(app);
-  await registerRateLimits(app);
+  await registerRateLimits(app, redis);
   await registerApiDocs(app);
 
   await app.register(healthRoutes, { database: deps.database });

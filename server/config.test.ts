@@ -10,6 +10,7 @@ describe("loadConfig", () => {
     expect(config.mediaDir).toBe(path.join(config.dataDir, "media"));
     expect(config.databaseUrl).toBeUndefined();
     expect(config.redisUrl).toBeUndefined();
+    expect(config.redisPrefix).toBe("dj:");
     expect(config.smtpUrl).toBeUndefined();
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.seedDemo).toBe(true);
@@ -23,6 +24,7 @@ describe("loadConfig", () => {
       DATA_DIR: "/srv/dj",
       DATABASE_URL: "postgres://u@db:5432/dj",
       REDIS_URL: "redis://cache:6379",
+      REDIS_PREFIX: "djsite-a:",
       SMTP_URL: "smtp://mail:25",
       PUBLIC_URL: "https://dj.example.cn/",
       SEED_DEMO: "0",
@@ -33,6 +35,7 @@ describe("loadConfig", () => {
       uploadsDir: "/srv/dj/uploads",
       databaseUrl: "postgres://u@db:5432/dj",
       redisUrl: "redis://cache:6379",
+      redisPrefix: "djsite-a:",
       smtpUrl: "smtp://mail:25",
       publicUrl: "https://dj.example.cn",
       seedDemo: false,
@@ -99,5 +102,6 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "http" })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ REDIS_URL: "localhost:6379" })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ REDIS_PREFIX: "dj *" })).toThrow(/REDIS_PREFIX/);
   });
 });

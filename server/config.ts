@@ -43,6 +43,11 @@ const envSchema = z.object({
     .regex(/^\d+(kB|MB|GB)$/, { message: "must be a size such as 16MB" })
     .optional(),
   REDIS_URL: urlWithProtocol(["redis", "rediss"]),
+  /** Prepended to every Redis key and channel (ADR 0039): several sites can share one Redis. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, { message: "must be 1-64 letters, digits or :_.-" })
+    .default("dj:"),
   SMTP_URL: urlWithProtocol(["smtp", "smtps"]),
   /** The From of account mails (codes); default "DJ搜索引擎网" <no-reply@ the PUBLIC_URL's host>. */
   MAIL_FROM: z.string().optional(),
@@ -121,6 +126,8 @@ export interface Config {
   /** PGlite's shared_buffers, e.g. "16MB". */
   pgliteSharedBuffers?: string;
   redisUrl?: string;
+  /** Key and channel prefix in Redis. */
+  redisPrefix: string;
   smtpUrl?: string;
   /** From address of account mails. */
   mailFrom: string;
@@ -190,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `"DJ搜索引擎网" <no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : "localhost"}>`,
     publicUrl: (e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ""),

@@ -1,8 +1,12 @@
 import type { AppDatabase, DbLogger } from "./db/open.js";
 import type { DatabaseEngine } from "./db/types.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
+import { type RelayedBus, redisRelayedBus } from "./events/redis-bus.js";
 import { CacheRegistry } from "./lib/cache.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
+import type { RedisLink } from "./lib/redis.js";
+import { redisEphemeralStore } from "./lib/redis-ephemeral-store.js";
+import { redisViewLedger } from "./modules/catalog/view-ledger.js";
 import { emailCodeService } from "./modules/accounts/email-code-service.js";
 import { authService } from "./modules/accounts/auth-service.js";
 import { captchaService } from "./modules/accounts/captcha.js";
@@ -32,6 +36,7 @@ import { searchService } from "./modules/search/service.js";
 import { searchAnswers, type SearchAnswersOptions } from "./modules/search/answers.js";
 import { seoService } from "./modules/seo/service.js";
 import { externalSearch } from "./modules/sources/search-sources.js";
+import { sharedBreakers } from "./modules/sources/shared-breakers.js";
 import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
@@ -58,8 +63,13 @@ export interface ServiceOptions {
   publicUrl: string;
   /** Milliseconds between background chart rebuilds (0 = none). */
   chartsRebuildIntervalMs: number;
-  /** The change-event bus; default in-process (several instances relay it through Redis). */
+  /** The change-event bus; default in-process, or relayed through `redis`. */
   bus?: EventBus;
+  /**
+   * REDIS_URL's link (ADR 0039): change events relayed to every instance, and the ephemeral store
+   * and view ledger kept in Redis. Without it all of them live in this process.
+   */
+  redis?: RedisLink;
   /** The server's clock (tests move it); default the system's. */
   clock?: Clock;
   /** Account mail: SMTP when `smtpUrl` is set, else the outbox (mirrored to `outboxFile`). */
@@ -98,6 +108,7 @@ export function createServices({
   publicUrl,
   chartsRebuildIntervalMs,
   bus: givenBus,
+  redis,
   clock = systemClock,
   mail = { from: "no-reply@localhost" },
   uploadsDir = "./data/uploads",
@@ -108,7 +119,15 @@ export function createServices({
   system = { engine: "postgres", dataDir: "./data" },
   searchAnswerLimits,
 }: ServiceOptions) {
-  const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
+  const onListenerError = (err: unknown, event: { type: string }) => logger.error({ err, event: event.type }, "change listener failed");
+  // Events may have been missed while Redis was away: every kept answer goes, the sources are re-read.
+  const resync = () => {
+    caches.clearAll();
+    void sourceDirectory.refresh().catch((err: unknown) => logger.warn({ err }, "sources not re-read"));
+  };
+  const relay: RelayedBus | undefined =
+    redis && !givenBus ? redisRelayedBus({ link: redis, onListenerError, onResync: resync, logger }) : undefined;
+  const bus = givenBus ?? relay ?? inProcessBus(onListenerError);
   // A kept answer whose background refresh fails is still served: say so in the log.
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
   const writes = catalogueWriteService(db, bus);
@@ -126,9 +145,9 @@ export function createServices({
   });
   const charts = chartsService(db, { caches, bus, clock, sources: sourceDirectory });
   const categories = categoryService(db, { charts, caches, bus, settings: siteSettings });
-  const views = viewBuffer(db, writes);
-  // Captcha answers, login failures, code throttles: per process until Redis (roadmap 9).
-  const ephemeral = memoryEphemeralStore({ clock });
+  const views = viewBuffer(db, writes, redis ? redisViewLedger(redis) : undefined);
+  // Captcha answers, login failures, code throttles: shared by every instance when Redis is set.
+  const ephemeral = redis ? redisEphemeralStore(redis) : memoryEphemeralStore({ clock });
   const sessions = sessionService(db, clock);
   const mailer = createMailer({
     smtpUrl: mail.smtpUrl,
@@ -141,12 +160,18 @@ export function createServices({
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
   const local = localProvider(db);
-  const sources = externalSearch({ directory: sourceDirectory, clock, logger, breaker: sourceBreaker });
+  // A dead site's open breaker is known to every instance (ADR 0039).
+  const breakers = redis ? sharedBreakers(redis) : undefined;
+  const sources = externalSearch({ directory: sourceDirectory, clock, logger, breaker: sourceBreaker, onBreaker: breakers?.publish });
+  breakers?.attach(sources.health);
   const search = searchService(() => [local, ...sources.providers()], {
     onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
   });
   return {
     bus,
+    /** The Redis relay of `bus` when REDIS_URL is set: the app starts and closes it. */
+    relay,
+    breakers,
     clock,
     ephemeral,
     caches,

@@ -9,10 +9,14 @@ export type Listener = (event: CatalogueEvent) => void;
  * reported and the others still run.
  *
  * The in-process bus serves one instance; several instances get one that also relays events
- * through Redis pub/sub (roadmap step 9), which is why events are plain JSON.
+ * through Redis pub/sub (redis-bus.ts, ADR 0039), which is why events are plain JSON.
  */
 export interface EventBus {
-  publish(event: CatalogueEvent): void;
+  /**
+   * Runs this process's listeners before it returns; the promise settles once the other
+   * instances have run theirs too (at once in process; bounded with Redis). Never rejects.
+   */
+  publish(event: CatalogueEvent): Promise<void>;
   /** Returns the unsubscribe function. */
   subscribe(listener: Listener): () => void;
 }
@@ -31,6 +35,7 @@ export function inProcessBus(onListenerError: (err: unknown, event: CatalogueEve
           onListenerError(err, event);
         }
       }
+      return Promise.resolve();
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -1,12 +1,13 @@
-import rateLimit from "@fastify/rate-limit";
+import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import { serverMessages } from "@contracts/messages";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors.js";
+import type { RedisLink } from "../lib/redis.js";
 
 /**
  * Per-IP limits (IPv6 by /64, the address a mobile subscriber gets; the client's address
  * behind TRUST_PROXY). Numbers and why: docs/decisions/0014-hostile-input.md. Counted in
- * process for now; several instances will count in Redis (roadmap 9).
+ * process, or in Redis with REDIS_URL so every instance counts the same requests (ADR 0039).
  */
 export const RATE_LIMITS = {
   /** GET /api/forntend/indexsearch: a person submits a few searches a minute. */
@@ -49,14 +50,21 @@ declare module "fastify" {
  * Registers @fastify/rate-limit (limits only where a route's config asks for one), answered
  * 429 with the envelope and 请求过于频繁，请稍后再试, and the new-visitor limit. Register before
  * the routes.
+ *
+ * With `redis` the counts live in Redis under `rl:` (the plugin adds the route's method and
+ * path, one namespace per limit). While Redis is away the limits let requests through (fail
+ * open, ADR 0039): they guard capacity, and refusing every search for want of a counter would
+ * take the site down with Redis; what must not be guessed (logins, captchas) answers 503 instead.
  */
-export async function registerRateLimits(app: FastifyInstance) {
+export async function registerRateLimits(app: FastifyInstance, redis?: Pick<RedisLink, "commands">) {
   await app.register(rateLimit, {
     global: false,
     cache: REMEMBERED_IPS,
+    ...(redis ? { redis: redis.commands, nameSpace: "rl:", skipOnError: true } : {}),
     errorResponseBuilder: () => new AppError(429, serverMessages.tooManyRequests),
   });
-  const newVisitors = app.createRateLimit(rateLimitConfig("newVisitors"));
+  // Its own key: a limit made outside a route would otherwise share the plugin's default name.
+  const newVisitors = app.createRateLimit({ ...rateLimitConfig("newVisitors"), keyGenerator: (request) => `new-visitor:${normalizeIP(request.ip)}` });
   app.decorate("newVisitorAllowed", async (request: FastifyRequest) => {
     const counted = await newVisitors(request);
     return counted.isAllowed || !counted.isExceeded;

@@ -254,6 +254,11 @@ export class CacheRegistry {
   get(name: string): Cache<unknown> | undefined {
     return this.caches.get(name);
   }
+
+  /** Drops every kept value: events may have been missed (Redis was away, ADR 0039). */
+  clearAll(): void {
+    for (const cache of this.caches.values()) cache.clear();
+  }
 }
 
 const measured = new WeakMap<object, number>();

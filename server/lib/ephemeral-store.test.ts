@@ -1,38 +1,76 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestRedisLink, testRedisUrl } from "../testing/test-redis.js";
 import { adjustableClock } from "./clock.js";
-import { memoryEphemeralStore } from "./ephemeral-store.js";
+import { type EphemeralStore, memoryEphemeralStore } from "./ephemeral-store.js";
+import { redisEphemeralStore } from "./redis-ephemeral-store.js";
 
-describe("memoryEphemeralStore", () => {
-  it("keeps a value until its time is up", async () => {
-    const clock = adjustableClock();
-    const store = memoryEphemeralStore({ clock });
-    await store.set("captcha:a", "x7Kp", 5 * 60_000);
+/** A store and a way to let time pass for it (the memory store's clock moves; Redis's is real). */
+interface Subject {
+  make(): EphemeralStore;
+  pass(ms: number): Promise<void>;
+}
+
+const links: { dispose(): Promise<void> }[] = [];
+afterAll(async () => {
+  for (const link of links) await link.dispose();
+});
+
+const subjects: [string, () => Promise<Subject>][] = [
+  [
+    "memory",
+    async () => {
+      const clock = adjustableClock();
+      return { make: () => memoryEphemeralStore({ clock }), pass: async (ms) => void clock.advance(ms) };
+    },
+  ],
+];
+const redisUrl = testRedisUrl();
+subjects.push([
+  "redis",
+  async () => {
+    const link = await createTestRedisLink(redisUrl!);
+    links.push(link);
+    return { make: () => redisEphemeralStore(link), pass: (ms) => new Promise((r) => setTimeout(r, ms + 30)) };
+  },
+]);
+
+// Windows are short: the Redis store waits them out for real.
+const TTL = 300;
+
+describe.each(subjects)("ephemeral store (%s): the semantics both implementations share", (name, subject) => {
+  it.skipIf(name === "redis" && !redisUrl)("keeps a value until its time is up", async () => {
+    const { make, pass } = await subject();
+    const store = make();
+    await store.set("captcha:a", "x7Kp", TTL);
     expect(await store.get("captcha:a")).toBe("x7Kp");
-    clock.advance(5 * 60_000);
+    await pass(TTL);
     expect(await store.get("captcha:a")).toBeUndefined();
   });
 
-  it("take gives a single-use value once", async () => {
-    const store = memoryEphemeralStore();
+  it.skipIf(name === "redis" && !redisUrl)("take gives a single-use value once", async () => {
+    const store = (await subject()).make();
     await store.set("k", "v", 60_000);
-    expect(await store.take("k")).toBe("v");
+    expect(await Promise.all([store.take("k"), store.take("k")])).toEqual(["v", undefined]);
     expect(await store.take("k")).toBeUndefined();
   });
 
-  it("counts in a fixed window that later increments do not extend", async () => {
-    const clock = adjustableClock();
-    const store = memoryEphemeralStore({ clock });
-    expect(await store.increment("fail:ip", 60_000)).toBe(1);
-    clock.advance(59_000);
-    expect(await store.increment("fail:ip", 60_000)).toBe(2);
+  it.skipIf(name === "redis" && !redisUrl)("counts in a fixed window that later increments do not extend", async () => {
+    const { make, pass } = await subject();
+    const store = make();
+    expect(await store.increment("fail:ip", TTL)).toBe(1);
+    await pass(TTL / 2);
+    expect(await store.increment("fail:ip", TTL)).toBe(2);
     expect(await store.count("fail:ip")).toBe(2);
-    clock.advance(1_000);
+    await pass(TTL / 2);
     expect(await store.count("fail:ip")).toBe(0);
-    expect(await store.increment("fail:ip", 60_000)).toBe(1);
+    expect(await store.increment("fail:ip", TTL)).toBe(1);
     await store.delete("fail:ip");
     expect(await store.count("fail:ip")).toBe(0);
+    expect(await store.get("never")).toBeUndefined();
   });
+});
 
+describe("memoryEphemeralStore", () => {
   it("stays within its entry bound, dropping the oldest first", async () => {
     const store = memoryEphemeralStore({ maxEntries: 3 });
     for (const k of ["a", "b", "c", "d"]) await store.set(k, k, 60_000);
@@ -58,5 +96,19 @@ describe("memoryEphemeralStore", () => {
     for (let i = 0; i < 1_000; i++) await store.set(`m:${i}`, "", 1_000_000);
     expect(store.bytes).toBeLessThanOrEqual(10_000);
     expect(await store.get("captcha:997")).toBeUndefined();
+  });
+});
+
+describe.skipIf(!redisUrl)("redisEphemeralStore", () => {
+  it("keeps its keys under the link's prefix, and answers 503 at once when Redis is away", async () => {
+    const link = await createTestRedisLink(redisUrl!);
+    links.push(link);
+    const store = redisEphemeralStore(link);
+    await store.set("captcha:z", "abcd", 60_000);
+    expect(await link.commands.pttl("eph:captcha:z")).toBeGreaterThan(59_000);
+    link.commands.disconnect();
+    const started = Date.now();
+    await expect(store.get("captcha:z")).rejects.toMatchObject({ status: 503, message: "服务暂时不可用，请稍后再试" });
+    expect(Date.now() - started).toBeLessThan(500);
   });
 });

@@ -31,12 +31,14 @@ export interface TestAppOptions {
   sourceBreaker?: AppDeps["sourceBreaker"];
   /** Fixture addresses the sources configured through the admin API (source_sites) may reach. */
   sourceNetwork?: AppDeps["sourceNetwork"];
+  /** A database the caller opened (a second instance on the same PostgreSQL); the caller closes it. */
+  database?: DatabaseHandle;
 }
 
 /** The real application (buildApp) on a fresh test database of `engine` and a throw-away DATA_DIR. */
 export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "djapp-"));
-  const database = await createTestDatabase(engine);
+  const database = opts.database ?? (await createTestDatabase(engine));
   // No background chart rebuilds: tests rebuild when they want charts.
   const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
   const app = await buildApp({
@@ -57,7 +59,7 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
     dataDir,
     close: async () => {
       await app.close();
-      await database.close();
+      if (!opts.database) await database.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -103,7 +103,7 @@ export function suiteService(
   async function viewed(id: number, visitorId?: string): Promise<{ kept: MusicInfo; views: number }> {
     const cached = await infos.get(String(id), () => read(id));
     if (!cached) throw notFound(suiteMessages.missing);
-    if (visitorId) views.add({ itemId: id, visitorId, day: chinaDay(now()) });
+    if (visitorId) await views.add({ itemId: id, visitorId, day: chinaDay(now()) });
     const { info, writtenBeforeRead } = cached;
     return { kept: info, views: info.views + views.addedFor(id) - writtenBeforeRead };
   }

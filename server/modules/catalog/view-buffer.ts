@@ -4,6 +4,11 @@ import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { suiteRepo } from "./suite-repo.js";
 import { viewLedger } from "./view-ledger.js";
 
+/** Says whether a view is the visitor's first of the item that day (in process, or in Redis). */
+export interface ViewDedupe {
+  firstToday(itemId: number, visitorId: string, day: string): boolean | Promise<boolean>;
+}
+
 /**
  * Counted views are written in batches this often, and when MAX_PENDING are waiting: small
  * batches, because on PGlite a write holds the only thread, so its length is what requests wait.
@@ -23,8 +28,8 @@ export interface View {
 }
 
 export interface ViewBuffer {
-  /** Counts the view if it is the visitor's first of the item that day. */
-  add(view: View): void;
+  /** Counts the view if it is the visitor's first of the item that day (at once with the in-process ledger). */
+  add(view: View): void | Promise<void>;
   /** Views of the item counted but not yet written (shown on top of the stored count). */
   pendingFor(itemId: number): number;
   /** Views of the item counted in this process so far, written or not (never goes down). */
@@ -42,9 +47,12 @@ export interface ViewBuffer {
  * deltas into items.view_count in small chunks, through the catalogue write service (see the
  * schema for why the two steps). One buffer per app, built by createServices.
  */
-export function viewBuffer(db: AppDatabase, writes: Pick<CatalogueWriteService, "foldViewDeltas">): ViewBuffer {
+export function viewBuffer(
+  db: AppDatabase,
+  writes: Pick<CatalogueWriteService, "foldViewDeltas">,
+  ledger: ViewDedupe = viewLedger(),
+): ViewBuffer {
   const repo = suiteRepo(db);
-  const ledger = viewLedger();
   let pending = new Map<number, number>();
   let pendingTotal = 0;
   /** Counted and not yet written, including a batch being written. */
@@ -110,15 +118,20 @@ export function viewBuffer(db: AppDatabase, writes: Pick<CatalogueWriteService, 
     pendingFor: (itemId) => unwritten.get(itemId) ?? 0,
     addedFor: (itemId) => added.get(itemId) ?? 0,
     add({ itemId, visitorId, day }) {
-      if (!ledger.firstToday(itemId, visitorId, day)) return;
-      bump(pending, itemId, 1);
-      bump(unwritten, itemId, 1);
-      bump(added, itemId, 1);
-      if (++pendingTotal >= MAX_PENDING) void flush().catch(() => undefined);
-      else schedule();
-      scheduleFold();
+      const first = ledger.firstToday(itemId, visitorId, day);
+      if (typeof first !== "boolean") return first.then((yes) => (yes ? count(itemId) : undefined));
+      if (first) count(itemId);
     },
     flush,
     fold,
   };
+
+  function count(itemId: number) {
+    bump(pending, itemId, 1);
+    bump(unwritten, itemId, 1);
+    bump(added, itemId, 1);
+    if (++pendingTotal >= MAX_PENDING) void flush().catch(() => undefined);
+    else schedule();
+    scheduleFold();
+  }
 }

@@ -1,9 +1,11 @@
+import type { RedisLink } from "../../lib/redis.js";
+
 /**
  * Who has viewed which item today, so a view counts once per visitor per (China) day.
  *
  * In-process, like the other short-lived per-visitor state (rate limits, captchas; DESIGN.md):
- * PGlite is one process by nature, and several instances on PostgreSQL share state through
- * Redis, which will hold this set too. It replaced a table row per view (item_views), whose
+ * PGlite is one process by nature; several instances on PostgreSQL keep it in Redis
+ * (`redisViewLedger`, ADR 0039). It replaced a table row per view (item_views), whose
  * insert cost ~90 µs of PGlite's only thread per new visitor, and whose lookup was a query on
  * every page of a returning visitor (ADR 0012).
  *
@@ -57,6 +59,27 @@ export function viewLedger(maxBytes = VIEW_LEDGER_MAX_BYTES): ViewLedger {
       bytes += cost(key);
       while (bytes > maxBytes) forgetOldest();
       return true;
+    },
+  };
+}
+
+/** A view's key lives this long in Redis: past its China day plus the requests racing midnight. */
+export const SHARED_VIEW_TTL_MS = 26 * 3600_000;
+
+/**
+ * The ledger of several instances (ADR 0039): one key per view, SET NX PX, so the first instance
+ * to see a visitor's view of the day counts it; Redis forgets it after SHARED_VIEW_TTL_MS, which
+ * is its bound. While Redis is away views are deduped by `fallback` in this process (a visitor
+ * may then count once per instance that day: views only ever add, and a page never fails for it).
+ */
+export function redisViewLedger(link: Pick<RedisLink, "commands">, fallback: ViewLedger = viewLedger()) {
+  return {
+    async firstToday(itemId: number, visitorId: string, day: string): Promise<boolean> {
+      try {
+        return (await link.commands.set(`views:${day}:${itemId}:${visitorId}`, "1", "PX", SHARED_VIEW_TTL_MS, "NX")) === "OK";
+      } catch {
+        return fallback.firstToday(itemId, visitorId, day);
+      }
     },
   };
 }

@@ -179,7 +179,8 @@ export function catalogueWriteService(db: AppDatabase, bus: EventBus) {
   async function transaction<T>(work: (w: CatalogueWriter, tx: Tx) => Promise<T>): Promise<T> {
     const events: CatalogueEvent[] = [];
     const result = await db.transaction((tx) => work(writer(tx, events), tx));
-    for (const event of events) bus.publish(event);
+    // Every instance has dropped what changed before the writer answers (ADR 0039).
+    await Promise.all(events.map((event) => bus.publish(event)));
     return result;
   }
   const one =

@@ -137,7 +137,7 @@ export function chartsService(
         const outcome = await repo.rebuild({ now, windows: chartWindows(now), top: CHART_TOP });
         if (outcome.status === "locked") return { status: "skipped", reason: "locked" };
         sides.clear();
-        bus.publish({ type: "charts" });
+        await bus.publish({ type: "charts" });
         return { status: "rebuilt", rows: outcome.rows, ms: Math.round(performance.now() - started) };
       })();
       running = run;

@@ -52,7 +52,7 @@ export function siteSettingsService(db: AppDatabase, { caches, bus, audit }: { c
           .onConflictDoUpdate({ target: appSettings.key, set: { value: after, updatedAt: sql`now()` } });
         await audit.record(actor, { action: "settings.update", targetType: "settings", targetId: SITE_SETTINGS_KEY, before, after }, tx);
       });
-      bus.publish({ type: "settings", keys: [SITE_SETTINGS_KEY] });
+      await bus.publish({ type: "settings", keys: [SITE_SETTINGS_KEY] });
       return after;
     },
   };

@@ -16,6 +16,9 @@ import type { SourceErrorKind } from "./types.js";
 
 export type BreakerState = "closed" | "open" | "half-open";
 
+/** A breaker opened (at `openedAt`, the server's clock) or closed: what instances tell each other (ADR 0039). */
+export type BreakerChange = { state: "open"; openedAt: number } | { state: "closed" };
+
 export interface HealthOptions {
   /** Consecutive failures that open the breaker. */
   failureThreshold?: number;
@@ -26,6 +29,8 @@ export interface HealthOptions {
   /** Milliseconds since the epoch (the server's clock). */
   now?: () => number;
   logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** This instance's breaker of `code` opened or closed (several instances share it through Redis). */
+  onBreaker?: (code: string, change: BreakerChange) => void;
 }
 
 export const HEALTH_DEFAULTS = { failureThreshold: 5, coolDownMs: 30_000, windowSize: 100 } as const;
@@ -63,6 +68,8 @@ export interface SourceHealth {
   snapshot(): SourceHealthSnapshot;
   /** The shown name changed (an admin renamed the site). */
   rename(name: string): void;
+  /** Another instance's breaker of this source opened or closed: this one follows. */
+  learn(change: BreakerChange): void;
 }
 
 /** p-th percentile (nearest rank) of the values. */
@@ -72,8 +79,10 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
-function sourceHealth(code: string, shownName: string, options: Required<Omit<HealthOptions, "logger">> & Pick<HealthOptions, "logger">): SourceHealth {
-  const { failureThreshold, coolDownMs, windowSize, now, logger } = options;
+type Settings = Required<Omit<HealthOptions, "logger" | "onBreaker">> & Pick<HealthOptions, "logger" | "onBreaker">;
+
+function sourceHealth(code: string, shownName: string, options: Settings): SourceHealth {
+  const { failureThreshold, coolDownMs, windowSize, now, logger, onBreaker } = options;
   const window: { ok: boolean; ms: number }[] = [];
   let name = shownName;
   let state: BreakerState = "closed";
@@ -94,6 +103,7 @@ function sourceHealth(code: string, shownName: string, options: Required<Omit<He
     openedAt = now();
     probing = false;
     logger?.warn({ source: code, consecutiveFailures, lastError, coolDownMs }, `source circuit opened (${reason})`);
+    onBreaker?.(code, { state: "open", openedAt });
   }
 
   return {
@@ -118,6 +128,20 @@ function sourceHealth(code: string, shownName: string, options: Required<Omit<He
         state = "closed";
         probing = false;
         logger?.info({ source: code }, "source circuit closed: probe succeeded");
+        onBreaker?.(code, { state: "closed" });
+      }
+    },
+    learn(change) {
+      if (change.state === "open") {
+        // A later opening wins; an instance already probing keeps its probe's answer to come.
+        if (state === "open" && openedAt >= change.openedAt) return;
+        state = "open";
+        openedAt = change.openedAt;
+        probing = false;
+      } else if (state !== "closed") {
+        state = "closed";
+        probing = false;
+        consecutiveFailures = 0;
       }
     },
     failed(latencyMs, failure) {
@@ -161,6 +185,7 @@ export function healthBoard(options: HealthOptions & { sources?: () => readonly 
     windowSize: options.windowSize ?? HEALTH_DEFAULTS.windowSize,
     now: options.now ?? Date.now,
     logger: options.logger,
+    onBreaker: options.onBreaker,
   };
   const sources = new Map<string, SourceHealth>();
   const board = {
@@ -173,6 +198,12 @@ export function healthBoard(options: HealthOptions & { sources?: () => readonly 
       const health = sourceHealth(code, name, settings);
       sources.set(code, health);
       return health;
+    },
+    /** Another instance's breaker of `code` changed (ADR 0039). */
+    learn(code: string, change: BreakerChange): void {
+      let health = sources.get(code);
+      if (!health) sources.set(code, (health = sourceHealth(code, code, settings)));
+      health.learn(change);
     },
     /** A new adapter for the source (its config was repaired): a fresh record and a closed breaker. */
     reset(code: string): void {

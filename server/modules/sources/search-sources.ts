@@ -11,6 +11,8 @@ export interface ExternalSearchOptions {
   logger: NonNullable<HealthOptions["logger"]>;
   /** Breaker settings (default 5 failures, 30 s cool-down). */
   breaker?: Pick<HealthOptions, "failureThreshold" | "coolDownMs">;
+  /** Breakers opening and closing here, told to the other instances (shared-breakers.ts). */
+  onBreaker?: HealthOptions["onBreaker"];
 }
 
 /**
@@ -18,12 +20,12 @@ export interface ExternalSearchOptions {
  * providers are made from the directory at each search (a search in flight keeps the adapter it
  * started with). Repeated searches are kept by the search module (search/answers.ts).
  */
-export function externalSearch({ directory, clock, logger, breaker }: ExternalSearchOptions): {
+export function externalSearch({ directory, clock, logger, breaker, onBreaker }: ExternalSearchOptions): {
   providers: () => SearchProvider[];
   health: HealthBoard;
 } {
   const now = () => clock().getTime();
-  const health = healthBoard({ ...breaker, now, logger, sources: () => directory.list() });
+  const health = healthBoard({ ...breaker, now, logger, onBreaker, sources: () => directory.list() });
   // A source whose adapter was replaced (its settings changed) starts with a clean record.
   directory.onChange?.((previous, next) => {
     const before = new Map(previous.map((e) => [e.code, e.adapter]));
