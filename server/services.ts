@@ -2,6 +2,7 @@ import type { AppDatabase, DbLogger } from "./db/open.js";
 import type { DatabaseEngine } from "./db/types.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
 import { CacheRegistry } from "./lib/cache.js";
+import { type LeaderLease, soleLease } from "./lib/leases.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
 import { emailCodeService } from "./modules/accounts/email-code-service.js";
 import { authService } from "./modules/accounts/auth-service.js";
@@ -82,6 +83,8 @@ export interface ServiceOptions {
   system?: { engine: DatabaseEngine; dataDir: string };
   /** Benchmarks only: other limits for kept search answers (`freshMs: 0`: every search asks). */
   searchAnswerLimits?: SearchAnswersOptions["limits"];
+  /** Who runs the work that must run once across instances (ADR 0040); default: this one. */
+  lease?: LeaderLease;
 }
 
 /**
@@ -107,6 +110,7 @@ export function createServices({
   collect = { intervalMs: 0, leaseMs: 120_000 },
   system = { engine: "postgres", dataDir: "./data" },
   searchAnswerLimits,
+  lease = soleLease(),
 }: ServiceOptions) {
   const bus = givenBus ?? inProcessBus((err, event) => logger.error({ err, event: event.type }, "change listener failed"));
   // A kept answer whose background refresh fails is still served: say so in the log.
@@ -148,12 +152,13 @@ export function createServices({
   return {
     bus,
     clock,
+    leader: lease,
     ephemeral,
     caches,
     writes,
     audit,
     charts,
-    chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger }),
+    chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger, leader: () => lease.check() }),
     categories,
     categoryAnswers: categoryAnswers(categories, { caches, bus }),
     home: homeService(db, { charts, caches, bus, settings: siteSettings }),
@@ -187,6 +192,7 @@ export function createServices({
       health: sources.health,
       logger,
       ...collect,
+      leader: () => lease.check(),
       // A stored chart replaces the site's board on the charts panel: drop every kept copy (ADR 0025).
       onPage: (page) => {
         if (page.unitType === "chart" && page.items > 0 && page.error === null) charts.sourceChartsChanged(page.source);

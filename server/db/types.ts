@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type * as schema from "./schema/index.js";
 
@@ -11,6 +12,11 @@ export type DatabaseEngine = "pglite" | "postgres";
 export interface DatabaseHandle {
   db: AppDatabase;
   engine: DatabaseEngine;
+  /**
+   * PostgreSQL only: a new, unconnected client outside the pool, for state that lives in one
+   * session (the leader lease's advisory lock, ADR 0040). The caller connects and ends it.
+   */
+  dedicatedConnection?: () => pg.Client;
   /** Closes the pool or the embedded database; safe to call more than once. */
   close(): Promise<void>;
 }

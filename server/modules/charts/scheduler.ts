@@ -12,18 +12,22 @@ export interface ChartScheduler {
 
 /**
  * The in-process background job. The timer is unref()'d (it never keeps the process alive);
- * a tick while a rebuild runs is skipped by the service, and on PostgreSQL the advisory lock
- * makes other instances skip as well.
+ * a tick while a rebuild runs is skipped by the service. Every instance ticks, but only the
+ * holder of the leader lease rebuilds (ADR 0040): when it dies, another's next tick takes over.
+ * The rebuild's own advisory lock still keeps two rebuilds apart (a manual one, a lease moving).
  */
 export function createChartScheduler({
   charts,
   intervalMs,
   logger,
+  leader = async () => true,
   now = () => new Date(),
 }: {
   charts: Pick<ChartsService, "rebuildCharts" | "idle">;
   intervalMs: number;
   logger: DbLogger;
+  /** Whether this instance holds the leader lease (LeaderLease.check); default: always. */
+  leader?: () => Promise<boolean>;
   now?: () => Date;
 }): ChartScheduler {
   let timer: NodeJS.Timeout | undefined;
@@ -33,6 +37,10 @@ export function createChartScheduler({
   const tick = async () => {
     if (stopped) return;
     try {
+      if (!(await leader())) {
+        logger.debug({}, "charts rebuild skipped: another instance leads");
+        return;
+      }
       const result = await charts.rebuildCharts(now());
       if (result.status === "rebuilt") logger.info({ rows: result.rows, ms: result.ms }, "charts rebuilt");
       else logger.debug({ reason: result.reason }, "charts rebuild skipped");
