@@ -60,11 +60,19 @@ export function advisoryLease({
   let held = false;
   let closed = false;
   let checking: Promise<boolean> | undefined;
+  /**
+   * A holder that lost its connection sits out its next check: an instance that is alive and
+   * connected (a survivor) takes the lease first, instead of racing the one that just failed.
+   */
+  let sitOut = false;
 
   const drop = (reason: string, err?: unknown) => {
     const lost = client;
     client = undefined;
-    if (held) logger.warn({ err: err instanceof Error ? err.message : err, reason }, "leader lease lost");
+    if (held) {
+      logger.warn({ err: err instanceof Error ? err.message : err, reason }, "leader lease lost");
+      sitOut = true;
+    }
     held = false;
     // A broken connection may never answer `end()`: don't wait for it.
     lost?.end().catch(() => undefined);
@@ -89,6 +97,10 @@ export function advisoryLease({
       if (client && held) {
         await client.query("select 1");
         return true;
+      }
+      if (sitOut) {
+        sitOut = false;
+        return false;
       }
       client ??= await open();
       const { rows } = await client.query<{ locked: boolean }>("select pg_try_advisory_lock($1::bigint) as locked", [key]);
