@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { fail } from "@contracts/envelope";
 import { serverMessages } from "@contracts/messages";
-import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { isDatabaseUnavailable } from "@contracts/service-unavailable";
 import { AppError } from "../errors.js";
 
 const CJK = /[\u3400-\u9fff]/;

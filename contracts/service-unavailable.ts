@@ -1,6 +1,8 @@
 /**
  * Whether an error means "the database cannot be reached" rather than "this query is wrong"
- * (ADR 0040): the request answers 503 服务暂时不可用 and the next one may work. Drizzle wraps
+ * (ADR 0040): the request answers 503 服务暂时不可用 and the next one may work. Shared by the
+ * API's error handler and the pages' route errors (web/app/lib/route-errors.ts), which see the
+ * same errors from the same services, so both answer the same way. Drizzle wraps
  * the driver's error (`cause`); Node's connect attempts to several addresses give an
  * AggregateError (`errors`).
  */
