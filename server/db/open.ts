@@ -97,6 +97,13 @@ export async function openPostgresDatabase(
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolMax, application_name: "djsearch", ...OUTAGE_BOUNDS });
   // An idle client losing its connection emits 'error' on the pool; unhandled it would kill the process.
   pool.on("error", (err) => logger.error({ err: err.message }, "idle PostgreSQL connection failed"));
+  // A connection lost while checked out (a transaction's, between two statements) emits
+  // 'error' on its client, whose pool listener is off while it is out: with no listener of its
+  // own that is an uncaught exception, and the process dies with PostgreSQL (ADR 0040). Its
+  // queries fail on their own and the pool drops it on release; the listener only keeps it quiet.
+  pool.on("connect", (client) => {
+    client.on("error", (err) => logger.warn({ err: err.message }, "PostgreSQL connection lost"));
+  });
   try {
     // Checks and migrations on one dedicated connection: the advisory lock is per session.
     const client = await pool.connect();

@@ -4,7 +4,9 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureWebBuild } from "../../e2e/web-server.js";
 import { serverMessages } from "@contracts/messages";
+import { isDatabaseUnavailable } from "@contracts/service-unavailable";
 import { buildApp } from "../app.js";
 import { loadConfig } from "../config.js";
 import { captureLog } from "../testing/log-capture.js";
@@ -25,7 +27,7 @@ const SILENT_ANSWER_MS = 7_000;
 /**
  * PostgreSQL going away (issue 14 "Bad days", ADR 0040), for real: the app reaches the
  * machine's PostgreSQL through a TCP proxy this test cuts and restores, so nothing else on the
- * machine notices. Kept answers keep being served; a write, or a read no cache holds, answers
+ * machine notices. Kept answers and pages (the production web build) keep being served; a write, or a read no cache holds, answers
  * 503 服务暂时不可用 quickly; nothing crashes; everything comes back on its own.
  */
 describe.runIf(process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
@@ -69,6 +71,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
   beforeAll(async () => {
     process.on("unhandledRejection", onCrash);
     process.on("uncaughtException", onCrash);
+    ensureWebBuild();
     dbName = await createEmptyPostgresDatabase();
     const admin = new URL(testAdminUrl());
     proxy = await cuttableProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
@@ -78,9 +81,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
     database = await openPostgresDatabase(viaProxy.toString(), { poolMax: 4 });
     dataDir = await mkdtemp(path.join(tmpdir(), "djoutage-"));
     const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "1000", NODE_ENV: "test", DATA_DIR: dataDir });
-    app = await buildApp({ config, database, logger: log.logger });
-    await seedDemoCatalogue(database, { media: demoMediaFixture, suites: 12, singles: 4, plays: 0, writes: app.services.writes });
+    app = await buildApp({ config, database, logger: log.logger, web: true });
     await app.ready();
+    await seedDemoCatalogue(database, { media: demoMediaFixture, suites: 12, singles: 4, plays: 0, writes: app.services.writes });
     member = await createTestUser(app);
     const rows = await queryRows<{ id: number }>(database.db, sql`select id from items where status = 'normal' order by id limit 3`);
     suites = rows.map((r) => Number(r.id));
@@ -103,8 +106,37 @@ describe.runIf(process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
     const home = await get("/api/forntend/index");
     expect(home.res.statusCode).toBe(200);
     expect((await get(`/api/forntend/getmusicinfo?id=${suites[0]}`)).res.statusCode).toBe(200);
+    // Kept pages (ADR 0033): the home page and one suite's page, each rendered once.
+    const homePage = await get("/");
+    expect(homePage.res.statusCode).toBe(200);
+    expect((await get(`/site/${suites[0]}.html`)).res.statusCode).toBe(200);
+
+    // A transaction between two statements when the line is cut: its client is checked out of
+    // the pool (no pool listener), which used to make the lost connection an uncaught exception.
+    let cutDone!: () => void;
+    const afterCut = new Promise<void>((resolve) => (cutDone = resolve));
+    const inFlight = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await afterCut;
+      await tx.execute(sql`select 2`);
+    });
+    const inFlightOutcome = inFlight.then(() => "committed", (err: unknown) => (isDatabaseUnavailable(err) ? "unavailable" : String(err)));
+    await sleep(50);
 
     proxy.cut("refuse");
+    await sleep(50);
+    cutDone();
+    expect(await inFlightOutcome).toBe("unavailable");
+    const keptPage = await get("/");
+    expect(keptPage.res.statusCode).toBe(200);
+    expect(keptPage.res.body).toBe(homePage.res.body);
+    expect((await get(`/site/${suites[0]}.html`)).res.statusCode).toBe(200);
+    // A page no cache holds: the page's 503 with the same text, quickly.
+    const missedPage = await get(`/site/${suites[1]}.html`);
+    expect(missedPage.res.statusCode).toBe(503);
+    expect(missedPage.res.body).toContain(serverMessages.serviceUnavailable);
+    expect(missedPage.ms).toBeLessThan(REFUSED_ANSWER_MS);
+
     const keptHome = await get("/api/forntend/index");
     expect(keptHome.res.statusCode, keptHome.res.body).toBe(200);
     expect(keptHome.res.body).toBe(home.res.body);
@@ -129,6 +161,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
     expect(await recovers(() => favourite(suites[1]))).toBe(200);
     expect(await recovers(() => get(`/api/forntend/getmusicinfo?id=${suites[1]}`))).toBe(200);
     expect((await get("/healthz")).res.statusCode).toBe(200);
+    expect(await recovers(() => get(`/site/${suites[1]}.html`))).toBe(200);
     // The lease is taken again (a lost holder sits out one tick) and the charts rebuild again.
     const until = Date.now() + 4_000;
     while ((!app.services.leader.held || rebuilds(mark) === 0) && Date.now() < until) await sleep(100);
