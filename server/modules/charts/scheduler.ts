@@ -6,7 +6,10 @@ export interface ChartScheduler {
   start(): void;
   /** Stops the timer and waits for a rebuild in progress. */
   stop(): Promise<void>;
-  /** One rebuild as the timer runs it (errors are logged, never thrown). */
+  /**
+   * One rebuild as the timer runs it (errors are logged, never thrown), after the tick in
+   * progress: that one may still be asking for the lease, and its rebuild would skip this one.
+   */
   tick(): Promise<void>;
 }
 
@@ -69,6 +72,9 @@ export function createChartScheduler({
       await current;
       await charts.idle();
     },
-    tick: run,
+    async tick() {
+      await current;
+      return run();
+    },
   };
 }
