@@ -101,6 +101,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)("leader lease on PostgreSQL", () =
     }
   });
 
+  it("asks PostgreSQL to probe its session, so a vanished machine's lease ends in seconds, not hours", async () => {
+    const handle = await open();
+    let made: pg.Client | undefined;
+    const probed = advisoryLease({ connect: () => (made = handle.dedicatedConnection!()), logger: quiet });
+    try {
+      expect(await probed.check()).toBe(true);
+      const show = async (name: string) => (await made!.query(`show ${name}`)).rows[0][name];
+      expect([await show("tcp_keepalives_idle"), await show("tcp_keepalives_interval"), await show("tcp_keepalives_count")]).toEqual(["10", "5", "3"]);
+    } finally {
+      await probed.close();
+    }
+  });
+
   it("moves to the other instance when the holder's backend is terminated (a killed process)", async () => {
     const [a, b] = [lease(await open()), lease(await open())];
     try {

@@ -42,6 +42,15 @@ export function soleLease(): LeaderLease {
 }
 
 /**
+ * A holder whose machine vanished (no FIN, no RST) must not keep the lock for the kernel's
+ * two-hour keep-alive default: PostgreSQL probes the lease's session after 10 s of silence and
+ * ends it after three unanswered probes 5 s apart (ignored on a Unix socket, which needs none).
+ */
+async function keepAliveProbes(client: pg.Client): Promise<void> {
+  await client.query("set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3");
+}
+
+/**
  * PostgreSQL: a session-level `pg_try_advisory_lock` held on a connection of its own (never
  * one of the pool's). When the instance dies, or its connection breaks, PostgreSQL ends the
  * session and frees the lock; the next check of another instance takes it.
@@ -87,7 +96,13 @@ export function advisoryLease({
     fresh.on("end", () => {
       if (client === fresh) drop("connection ended");
     });
-    await fresh.connect();
+    try {
+      await fresh.connect();
+      await keepAliveProbes(fresh);
+    } catch (err) {
+      fresh.end().catch(() => undefined);
+      throw err;
+    }
     return fresh;
   };
 
