@@ -27,6 +27,6 @@ export const serverMessages = {
   fileNotFound: "文件不存在",
   rangeNotSatisfiable: "请求的范围无效",
   preconditionFailed: "文件已变更，请重新请求",
-  /** What a request needing shared state (Redis: captcha, login failures) gets while it is away. */
+  /** Redis or the database does not answer (restarting, the network cut): try again shortly. */
   serviceUnavailable: "服务暂时不可用，请稍后再试",
 } as const;

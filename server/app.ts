@@ -18,6 +18,7 @@ import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
 import type { Clock } from "./lib/clock.js";
 import { createRedisLink } from "./lib/redis.js";
+import { leaderLease } from "./lib/leases.js";
 import { authRoutes } from "./modules/accounts/auth-routes.js";
 import { accountRoutes } from "./modules/accounts/routes.js";
 import { adminSessionRoutes } from "./modules/admin/session-routes.js";
@@ -122,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadsDir: config.uploadsDir,
     system: { engine: deps.database.engine, dataDir: config.dataDir },
     searchAnswerLimits: deps.searchAnswerLimits,
+    // Singleton background work runs on the holder only (ADR 0040); taken at its first check.
+    lease: leaderLease(deps.database, app.log),
   });
   try {
     await services.relay?.start();
@@ -146,6 +149,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await services.chartScheduler.stop();
     // The collect runner stores its page in flight and gives its job back (main.ts starts it).
     await services.collector.stop();
+    // Free the lease now rather than when the pool closes: a survivor's next tick takes it.
+    await services.leader.close();
     await services.suites.flushViews();
     await services.counters.flush().catch((err) => app.log.warn({ err }, "daily counters not written"));
     services.mailer.close();

@@ -9,6 +9,7 @@ import { requestScopedLogger } from "./http/request-scope.js";
 import { createLogger, logFormatFor } from "./lib/log-output.js";
 import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 import { gracefulShutdown } from "./http/graceful-shutdown.js";
+import { onlyOnLeader } from "./lib/leases.js";
 import { createSourceAdapters } from "./modules/sources/registry.js";
 import { scheduleOrphanSweeps, sweepOrphanUploads } from "./modules/uploads/orphan-sweep.js";
 
@@ -60,8 +61,10 @@ async function main() {
   // Sources may also be configured in the database (generic adapters): the runner only takes
   // jobs of sources this instance has, so with none it only looks now and then.
   if (config.collectIntervalMs > 0) app.services.collector.startBackground();
-  // Uploaded files that no suite or block names (a form never saved), older than a day.
-  scheduleOrphanSweeps(() => sweepOrphanUploads({ db: database.db, uploadsDir: config.uploadsDir, logger }), config.uploadSweepIntervalMs, logger);
+  // Uploaded files that no suite or block names (a form never saved), older than a day; once
+  // across instances (the lease holder: instances share DATA_DIR/uploads, ADR 0040).
+  const sweep = () => sweepOrphanUploads({ db: database.db, uploadsDir: config.uploadsDir, logger });
+  scheduleOrphanSweeps(onlyOnLeader(app.services.leader, sweep), config.uploadSweepIntervalMs, logger);
   logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
 }
 

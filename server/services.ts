@@ -3,6 +3,7 @@ import type { DatabaseEngine } from "./db/types.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
 import { type RelayedBus, redisRelayedBus } from "./events/redis-bus.js";
 import { CacheRegistry } from "./lib/cache.js";
+import { type LeaderLease, soleLease } from "./lib/leases.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
 import type { RedisLink } from "./lib/redis.js";
 import { redisEphemeralStore } from "./lib/redis-ephemeral-store.js";
@@ -92,6 +93,8 @@ export interface ServiceOptions {
   system?: { engine: DatabaseEngine; dataDir: string };
   /** Benchmarks only: other limits for kept search answers (`freshMs: 0`: every search asks). */
   searchAnswerLimits?: SearchAnswersOptions["limits"];
+  /** Who runs the work that must run once across instances (ADR 0040); default: this one. */
+  lease?: LeaderLease;
 }
 
 /**
@@ -118,6 +121,7 @@ export function createServices({
   collect = { intervalMs: 0, leaseMs: 120_000 },
   system = { engine: "postgres", dataDir: "./data" },
   searchAnswerLimits,
+  lease = soleLease(),
 }: ServiceOptions) {
   const onListenerError = (err: unknown, event: { type: string }) => logger.error({ err, event: event.type }, "change listener failed");
   // Events may have been missed while Redis was away: every kept answer goes, the sources are re-read.
@@ -173,12 +177,13 @@ export function createServices({
     relay,
     breakers,
     clock,
+    leader: lease,
     ephemeral,
     caches,
     writes,
     audit,
     charts,
-    chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger }),
+    chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger, leader: () => lease.check() }),
     categories,
     categoryAnswers: categoryAnswers(categories, { caches, bus }),
     home: homeService(db, { charts, caches, bus, settings: siteSettings }),
@@ -212,6 +217,7 @@ export function createServices({
       health: sources.health,
       logger,
       ...collect,
+      leader: () => lease.check(),
       // A stored chart replaces the site's board on the charts panel: drop every kept copy (ADR 0025).
       onPage: (page) => {
         if (page.unitType === "chart" && page.items > 0 && page.error === null) charts.sourceChartsChanged(page.source);

@@ -90,13 +90,27 @@ function unopenable(dir: string, err: unknown): Error {
   );
 }
 
+/**
+ * PostgreSQL going away (ADR 0040): a new connection that gets no answer gives up after 5 s
+ * (a request answers 503 instead of waiting for its timeout), and TCP keep-alive notices a
+ * peer that vanished without closing. Refused connections and broken sockets fail at once.
+ */
+const OUTAGE_BOUNDS = { connectionTimeoutMillis: 5_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
 export async function openPostgresDatabase(
   databaseUrl: string,
   { logger = silentLogger, poolMax = 10 }: { logger?: DbLogger; poolMax?: number } = {},
 ): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolMax, application_name: "djsearch" });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolMax, application_name: "djsearch", ...OUTAGE_BOUNDS });
   // An idle client losing its connection emits 'error' on the pool; unhandled it would kill the process.
   pool.on("error", (err) => logger.error({ err: err.message }, "idle PostgreSQL connection failed"));
+  // A connection lost while checked out (a transaction's, between two statements) emits
+  // 'error' on its client, whose pool listener is off while it is out: with no listener of its
+  // own that is an uncaught exception, and the process dies with PostgreSQL (ADR 0040). Its
+  // queries fail on their own and the pool drops it on release; the listener only keeps it quiet.
+  pool.on("connect", (client) => {
+    client.on("error", (err) => logger.warn({ err: err.message }, "PostgreSQL connection lost"));
+  });
   try {
     // Checks and migrations on one dedicated connection: the advisory lock is per session.
     const client = await pool.connect();
@@ -111,8 +125,14 @@ export async function openPostgresDatabase(
   }
   logger.info({ engine: "postgres" }, "database ready");
   const db: AppDatabase = drizzleNodePg({ client: pool, schema });
-  return { db, engine: "postgres", close: once(() => pool.end()) };
+  return {
+    db,
+    engine: "postgres",
+    dedicatedConnection: () => new pg.Client({ connectionString: databaseUrl, application_name: "djsearch-lease", ...OUTAGE_BOUNDS, query_timeout: 5_000 }),
+    close: once(() => pool.end()),
+  };
 }
+
 
 /**
  * PGlite's buffer pool by default (ADR 0037; PGLITE_SHARED_BUFFERS). PGlite's own, 128 MB, lives

@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type * as schema from "./schema/index.js";
 
@@ -13,6 +14,11 @@ export interface DatabaseHandle {
   engine: DatabaseEngine;
   /** PGlite on disk only: a consistent tar of its data directory while it runs (ADR 0042). */
   archiveDataDirTo?(target: string): Promise<{ bytes: number; heldMs: number }>;
+  /**
+   * PostgreSQL only: a new, unconnected client outside the pool, for state that lives in one
+   * session (the leader lease's advisory lock, ADR 0040). The caller connects and ends it.
+   */
+  dedicatedConnection?: () => pg.Client;
   /** Closes the pool or the embedded database; safe to call more than once. */
   close(): Promise<void>;
 }

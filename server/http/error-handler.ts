@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { fail } from "@contracts/envelope";
 import { serverMessages } from "@contracts/messages";
+import { isDatabaseUnavailable } from "@contracts/service-unavailable";
 import { AppError } from "../errors.js";
 
 const CJK = /[\u3400-\u9fff]/;
@@ -27,7 +28,8 @@ export function withRequestId<T extends object>(body: T, requestId: string): T &
 /**
  * Every error becomes the API envelope with a Chinese message and a proper status:
  * schema failures 400 with the rule's own message (contracts carry the spec's texts),
- * AppError its status and message, other 4xx a generic text, anything else a logged 500.
+ * AppError its status and message, other 4xx a generic text, the database out of reach a 503
+ * (ADR 0040), anything else a logged 500.
  */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -43,6 +45,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, "client error");
       return reply.code(status).send(fail(statusMessages[status] ?? serverMessages.badRequest));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, "database unavailable");
+      return reply.code(503).header("retry-after", "5").send(fail(serverMessages.serviceUnavailable));
     }
     request.log.error({ err: error }, "request failed");
     return reply.code(500).send(withRequestId(fail(serverMessages.internal), request.id));

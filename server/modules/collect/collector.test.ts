@@ -288,6 +288,23 @@ describe.each(testEngines())("collector on %s", (engine) => {
     await c.stop();
   });
 
+  it("only the leader lease's holder queues scheduled jobs (ADR 0040); every instance's runner may walk them", async () => {
+    const follower = collector({ intervalMs: 1_000, leader: async () => false });
+    follower.startBackground();
+    await wait(1_500);
+    expect(await follower.jobs()).toEqual([]);
+    const leader = collector({ intervalMs: 1_000, leader: async () => true });
+    leader.startBackground();
+    let jobs: Awaited<ReturnType<typeof leader.jobs>> = [];
+    for (let i = 0; i < 100 && jobs[0]?.state !== "done"; i++) {
+      await wait(50);
+      jobs = await leader.jobs();
+    }
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ source: "djuu", trigger: "schedule", state: "done" });
+    await Promise.all([follower.stop(), leader.stop()]);
+  });
+
   it("a runner takes only jobs of the sources its instance has", async () => {
     const c = collector();
     const [{ job }] = await c.startNow({ source: "djuu" });

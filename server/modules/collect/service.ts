@@ -21,6 +21,11 @@ export interface CollectorOptions {
   failAfterUnits?: number;
   runnerId?: string;
   onPage?: CollectRunnerOptions["onPage"];
+  /**
+   * Whether this instance holds the leader lease (ADR 0040): only the holder queues scheduled
+   * jobs; every instance's runner takes queued jobs. Default: always.
+   */
+  leader?: () => Promise<boolean>;
 }
 
 export const COLLECT_JOBS_LIST_LIMIT = 50;
@@ -147,8 +152,10 @@ export function createCollector(options: CollectorOptions) {
     /** Runs this instance's runner and the schedule (main.ts; never tests or buildApp alone). */
     startBackground(): void {
       if (options.intervalMs <= 0 || timer) return;
+      const leader = options.leader ?? (async () => true);
       const runTick = () => {
-        ticking = tick()
+        ticking = leader()
+          .then((leads) => (leads ? tick() : undefined))
           .then(() => undefined)
           .catch((err: unknown) => logger.error({ err }, "collect schedule tick failed"));
       };
