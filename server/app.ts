@@ -9,7 +9,9 @@ import { authPlugin } from "./http/auth.js";
 import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
+import { BODY_LIMITS } from "./http/body-limits.js";
 import { registerHostCheck } from "./http/early-errors.js";
+import { registerNulGuard } from "./http/input-guards.js";
 import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
 import type { Clock } from "./lib/clock.js";
@@ -84,6 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Requests must arrive in bounded time; answers (hour-long mixes) stream as long as they take.
     ...serverOptions(config),
     return503OnClosing: true,
+    // Routes that need more say so (server/http/body-limits.ts, ADR 0043).
+    bodyLimit: BODY_LIMITS.default,
     logController: new LogController({
       disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
     }),
@@ -136,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
   registerHostCheck(app);
+  registerNulGuard(app);
   await registerRateLimits(app);
   await registerApiDocs(app);
 
