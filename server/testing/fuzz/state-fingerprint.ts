@@ -1,7 +1,8 @@
 /**
- * A fingerprint of everything a request could change: every table's rows (count and a sum of
- * row hashes, in one query) and the files under the data directory. Two equal fingerprints mean
- * the request left the site as it was (ADR 0043: a refused request changes nothing).
+ * What a request changed: a row-level trigger on every table counts the rows written (inserted,
+ * updated or deleted), and the files under the data directory are listed with their sizes. Two
+ * equal fingerprints mean the request wrote nothing (ADR 0043: a refused request changes
+ * nothing). The triggers go on the test's own throw-away database only.
  */
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
@@ -10,13 +11,17 @@ import { queryRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 
 export interface StateFingerprint {
-  tables: Record<string, string>;
+  /** Rows written so far, per table. */
+  tables: Record<string, number>;
   files: Record<string, number>;
 }
 
+const COUNTER_TABLE = "fuzz_rows_written";
+
 /**
- * `settle`: writes the app batches in the background (daily counters, views), done before each
- * fingerprint so that a batch of earlier requests landing later is not taken for this one's.
+ * Installs the counting triggers and answers a function that takes a fingerprint. `settle`:
+ * writes the app batches in the background (daily counters, views), done before each fingerprint
+ * so that a batch of earlier requests landing later is not taken for this one's.
  */
 export async function stateFingerprinter(db: AppDatabase, dataDir: string, settle: () => Promise<unknown>) {
   const names = (
@@ -26,17 +31,26 @@ export async function stateFingerprinter(db: AppDatabase, dataDir: string, settl
     )
   )
     .map((r) => r.name)
-    .filter((n) => /^[a-z_0-9]+$/.test(n));
-  const query = sql.raw(
-    names
-      .map((n) => `select '${n}' as name, count(*)::text || ':' || coalesce(sum(hashtext(t::text)::bigint), 0)::text as digest from "${n}" t`)
-      .join(" union all "),
+    .filter((n) => /^[a-z_0-9]+$/.test(n) && n !== COUNTER_TABLE);
+  await db.execute(sql.raw(`create table if not exists ${COUNTER_TABLE} (name text primary key, rows bigint not null default 0)`));
+  await db.execute(
+    sql.raw(`create or replace function fuzz_count_row() returns trigger language plpgsql as $$
+      begin
+        insert into ${COUNTER_TABLE} (name, rows) values (TG_TABLE_NAME, 1)
+          on conflict (name) do update set rows = ${COUNTER_TABLE}.rows + 1;
+        return null;
+      end $$`),
   );
+  for (const name of names) {
+    await db.execute(
+      sql.raw(`create or replace trigger fuzz_count_row after insert or update or delete on "${name}" for each row execute function fuzz_count_row()`),
+    );
+  }
 
   return async function fingerprint(): Promise<StateFingerprint> {
     await settle();
-    const rows = await queryRows<{ name: string; digest: string }>(db, query);
-    return { tables: Object.fromEntries(rows.map((r) => [r.name, r.digest])), files: await filesUnder(dataDir) };
+    const rows = await queryRows<{ name: string; rows: string | number }>(db, sql.raw(`select name, rows from ${COUNTER_TABLE}`));
+    return { tables: Object.fromEntries(rows.map((r) => [r.name, Number(r.rows)])), files: await filesUnder(dataDir) };
   };
 }
 
@@ -46,10 +60,8 @@ async function filesUnder(dir: string): Promise<Record<string, number>> {
   const walk = async (at: string) => {
     for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
       const full = path.join(at, entry.name);
-      if (entry.isDirectory()) {
-        // The database's own files move on every write and are covered by the tables.
-        if (entry.name !== "pglite") await walk(full);
-      } else out[path.relative(dir, full)] = (await stat(full).catch(() => ({ size: -1 }))).size;
+      if (entry.isDirectory()) await walk(full);
+      else out[path.relative(dir, full)] = (await stat(full).catch(() => ({ size: -1 }))).size;
     }
   };
   await walk(dir);
