@@ -11,7 +11,7 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { BODY_LIMITS } from "./http/body-limits.js";
 import { registerHostCheck } from "./http/early-errors.js";
-import { registerNulGuard } from "./http/input-guards.js";
+import { registerUnstorableTextGuard } from "./http/input-guards.js";
 import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
 import type { Clock } from "./lib/clock.js";
@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
   registerHostCheck(app);
-  registerNulGuard(app);
+  registerUnstorableTextGuard(app);
   await registerRateLimits(app);
   await registerApiDocs(app);
 

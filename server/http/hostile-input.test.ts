@@ -223,7 +223,7 @@ describe("found by the fuzz of every route (ADR 0043)", () => {
     }
   });
 
-  it("a NUL character anywhere in an API request is 400 请求内容包含无效字符 and stores nothing", async () => {
+  it("a NUL character or a lone surrogate anywhere in an API request is 400 请求内容包含无效字符 and stores nothing", async () => {
     const admin = (await createTestAdmin(t.database.db)).headers;
     const blocksBefore = (await t.app.inject({ url: "/api/pandaadmin/block/index", headers: admin })).json().total;
     const nulName = await t.app.inject({
@@ -238,6 +238,14 @@ describe("found by the fuzz of every route (ADR 0043)", () => {
     // A key the contract does not know is dropped by validation: it never reaches a query.
     const nulKey = await t.app.inject({ method: "POST", url: "/api/user/check-email-exist", payload: { email: "a@b.cn", "x\u0000": 1 } });
     expect(nulKey.statusCode).toBeLessThan(500);
+    // A lone surrogate (no UTF-8 for it) was a 500 in a JSON column.
+    const loneSurrogate = await t.app.inject({
+      method: "PUT",
+      url: "/api/pandaadmin/settings",
+      headers: { ...admin, "content-type": "application/json" },
+      payload: '{"title":"站点","keywords":"\\ud800","description":"","footer":"","partnerText":""}',
+    });
+    expectEnvelope(envelopeOf(loneSurrogate), 400, "请求内容包含无效字符");
     const nulQuery = await t.app.inject({ url: "/api/pandaadmin/users/index?search=a%00b", headers: admin });
     expectEnvelope(envelopeOf(nulQuery), 400, "请求内容包含无效字符");
     expect((await t.app.inject({ url: "/api/pandaadmin/block/index", headers: admin })).json().total).toBe(blocksBefore);
