@@ -13,6 +13,7 @@ export const errorPageTexts = {
 /** Generic server-side messages (the spec's own texts live next to the rules that use them). */
 export const serverMessages = {
   badRequest: "请求参数错误",
+  nulCharacter: "请求内容包含无效字符",
   notFound: "页面未找到",
   apiNotFound: "接口不存在",
   forbidden: "没有访问权限",

@@ -13,7 +13,9 @@ import { requestIdOptions } from "./http/request-id.js";
 import { registerRequestScope, requestScopedLogger } from "./http/request-scope.js";
 import { registerMetrics } from "./modules/metrics/index.js";
 import { registerSecurityHeaders } from "./http/security.js";
+import { BODY_LIMITS } from "./http/body-limits.js";
 import { registerHostCheck } from "./http/early-errors.js";
+import { registerUnstorableTextGuard } from "./http/input-guards.js";
 import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
 import type { Clock } from "./lib/clock.js";
@@ -96,6 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // While closing, a request on an open keep-alive connection is answered (with Connection:
     // close), not refused with a 503 a proxy could not retry for a POST (graceful-shutdown.ts).
     return503OnClosing: false,
+    // Routes that need more say so (server/http/body-limits.ts, ADR 0043).
+    bodyLimit: BODY_LIMITS.default,
     logController: new LogController({
       disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
     }),
@@ -174,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
   registerHostCheck(app);
+  registerUnstorableTextGuard(app);
   await registerRateLimits(app, redis);
   await registerApiDocs(app);
 

@@ -2,12 +2,15 @@
  * The route-access matrix (ADR 0015): every route of the real app, web shell included, has a
  * declared level, and every `user` and `admin` route refuses whoever it must refuse.
  */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureWebBuild } from "../e2e/web-server.js";
+import { ensureWebBuild, ROOT } from "../e2e/web-server.js";
+import { ROUTE_ACCESS_MATRIX } from "./route-access.matrix.js";
 import { admins, users } from "./db/schema/index.js";
-import { ACCESS_LEVELS, type RouteAccess } from "./http/auth.js";
+import { ACCESS_LEVELS, type AccessLevel, type RouteAccess } from "./http/auth.js";
 import {
   ADMIN_SESSION_TTL_MS,
   sessionService,
@@ -24,6 +27,35 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const UNKNOWN = "not-a-real-token-at-all-0000000000000000000";
 
 let seq = 0;
+
+/** A file of the web build's client directory, served by its own public route. */
+function isBuiltFile(url: string): boolean {
+  if (url.includes(":") || url.includes("*")) return false;
+  const file = path.join(ROOT, "build", "client", url);
+  return file.startsWith(path.join(ROOT, "build", "client") + path.sep) && existsSync(file) && statSync(file).isFile();
+}
+
+/** The level the matrix gives a route; HEAD follows its GET unless listed itself. */
+function classified(method: string, url: string): AccessLevel | undefined {
+  const keys = method === "HEAD" ? [`HEAD ${url}`, `GET ${url}`] : [`${method} ${url}`];
+  for (const key of keys) {
+    for (const level of ACCESS_LEVELS) if (ROUTE_ACCESS_MATRIX[level].includes(key)) return level;
+  }
+  if ((method === "GET" || method === "HEAD") && isBuiltFile(url)) return "public";
+  return undefined;
+}
+
+/** The guards' own refusals: a public route never answers one of these. */
+const GUARD_MESSAGES = ["请先登录", "账号已被禁用", "请先登录管理后台", "管理员账号已被禁用", "需要超级管理员权限"];
+
+/** What a caller gets from a route of a level: through the guard, or its refusal. */
+function expectedAnswer(level: AccessLevel, who: string): "admitted" | [number, string] {
+  if (level === "public") return "admitted";
+  if (level === "user") return who === "member" ? "admitted" : [401, "请先登录"];
+  if (who === "guest" || who === "member") return [401, "请先登录管理后台"];
+  if (level === "super" && who === "editor") return [403, "需要超级管理员权限"];
+  return "admitted";
+}
 
 describe.each(testEngines())("route access on %s", (engine) => {
   let testApp: TestApp;
@@ -84,6 +116,49 @@ describe.each(testEngines())("route access on %s", (engine) => {
     expect(routes.length).toBeGreaterThan(10);
     for (const route of routes) expect(ACCESS_LEVELS, `${route.method} ${route.url}`).toContain(route.access);
     for (const level of ACCESS_LEVELS) expect(of(level).length, level).toBeGreaterThan(0);
+  });
+
+  it("every registered route is classified in the matrix with the level it declares, and nothing else is listed", () => {
+    const unclassified = routes.filter((r) => !classified(r.method, r.url)).map((r) => `${r.method} ${r.url}`);
+    expect(unclassified, "routes missing from server/route-access.matrix.ts").toEqual([]);
+    const mismatched = routes.filter((r) => classified(r.method, r.url) !== r.access).map((r) => `${r.method} ${r.url}: ${r.access}, matrix ${classified(r.method, r.url)}`);
+    expect(mismatched).toEqual([]);
+    const registered = new Set(routes.map((r) => `${r.method} ${r.url}`));
+    const stale = ACCESS_LEVELS.flatMap((level) => ROUTE_ACCESS_MATRIX[level].filter((key) => !registered.has(key)));
+    expect(stale, "matrix entries no route answers").toEqual([]);
+  });
+
+  it("the OpenAPI document lists every API route (so the fuzz reaches them all) and nothing unregistered", async () => {
+    const doc = (await app.inject({ url: "/api/docs/json" })).json() as { paths: Record<string, Record<string, unknown>> };
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ":$1")}`)),
+    );
+    const api = routes
+      .filter((r) => r.method !== "HEAD" && /^\/(api|pandaadmin)\//.test(r.url) && !r.url.startsWith("/api/docs"))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(api.filter((key) => !documented.has(key)), "API routes missing from the OpenAPI document").toEqual([]);
+    expect([...documented].filter((key) => !api.includes(key)), "documented but not registered").toEqual([]);
+  });
+
+  it("the whole matrix: every route as a guest, a member, an editor and a 超级管理员", async () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      if (route.method === "HEAD" || isBuiltFile(route.url)) continue;
+      const callers: [string, Record<string, string>][] = [
+        ["guest", {}],
+        ["member", bearer(await userToken())],
+        ["editor", bearer(await adminToken(1, "editor"))],
+        ["super", bearer(await adminToken(1, "super"))],
+      ];
+      for (const [who, headers] of callers) {
+        const res = await call(route, headers);
+        const msg = res.headers["content-type"]?.toString().startsWith("application/json") ? (res.json() as { msg?: string }).msg : undefined;
+        const expected = expectedAnswer(route.access, who);
+        const got = expected === "admitted" ? ![401, 403].includes(res.statusCode) || !GUARD_MESSAGES.includes(msg ?? "") : res.statusCode === expected[0] && msg === expected[1];
+        if (!got) wrong.push(`${route.method} ${route.url} as ${who}: ${res.statusCode} ${msg ?? ""}, expected ${String(expected)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it("groups and third-party plugins declared theirs: health, docs, media, SEO, static files, pages", () => {

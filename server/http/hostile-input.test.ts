@@ -11,7 +11,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestAdmin } from "../testing/admins.js";
 import { captureLog } from "../testing/log-capture.js";
+import { createTestUser } from "../testing/users.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { RATE_LIMITS } from "./rate-limits.js";
 
@@ -197,5 +199,67 @@ describe("media representations", () => {
     expect(res.statusCode).toBe(206);
     expect(res.headers["content-range"]).toBe(`bytes 100-199/${mix.length}`);
     expect(res.rawPayload.equals(mix.subarray(100, 200))).toBe(true);
+  });
+});
+
+describe("found by the fuzz of every route (ADR 0043)", () => {
+  const envelopeOf = (res: { statusCode: number; headers: Record<string, unknown>; body: string }) => ({ status: res.statusCode, headers: res.headers, body: res.body });
+
+  it("a multipart upload with no, an empty or an over-long boundary is 400, not a 500", async () => {
+    const admin = (await createTestAdmin(t.database.db)).headers;
+    const member = (await createTestUser(t.app)).headers;
+    const uploads: [string, Record<string, string>, string][] = [
+      ["/api/pandaadmin/upload/cover", admin, "请上传封面图片"],
+      ["/api/pandaadmin/upload/media", admin, ""],
+      ["/api/pandaadmin/block/image", admin, ""],
+      ["/api/user/upload-avatar", member, ""],
+    ];
+    for (const [url, headers] of uploads) {
+      for (const contentType of ["multipart/form-data", "multipart/form-data; boundary=", `multipart/form-data; boundary=${"b".repeat(300)}`]) {
+        const res = await t.app.inject({ method: "POST", url, headers: { ...headers, "content-type": contentType }, payload: "--x\r\n\r\n" });
+        expect(res.statusCode, `${url} ${contentType.slice(0, 40)}`).toBe(400);
+        expect(res.json()).toMatchObject({ code: 0, msg: expect.stringMatching(/[\u4e00-\u9fff]/), data: null });
+      }
+    }
+  });
+
+  it("a NUL character or a lone surrogate anywhere in an API request is 400 请求内容包含无效字符 and stores nothing", async () => {
+    const admin = (await createTestAdmin(t.database.db)).headers;
+    const blocksBefore = (await t.app.inject({ url: "/api/pandaadmin/block/index", headers: admin })).json().total;
+    const nulName = await t.app.inject({
+      method: "POST",
+      url: "/api/pandaadmin/block",
+      headers: admin,
+      payload: { name: "焦点\u0000图", position: "indexfocus", status: true, sort: 0 },
+    });
+    expectEnvelope(envelopeOf(nulName), 400, "请求内容包含无效字符");
+    const nulEmail = await t.app.inject({ method: "POST", url: "/api/user/check-email-exist", payload: { email: "a\u0000@b.cn" } });
+    expectEnvelope(envelopeOf(nulEmail), 400, "请求内容包含无效字符");
+    // A key the contract does not know is dropped by validation: it never reaches a query.
+    const nulKey = await t.app.inject({ method: "POST", url: "/api/user/check-email-exist", payload: { email: "a@b.cn", "x\u0000": 1 } });
+    expect(nulKey.statusCode).toBeLessThan(500);
+    // A lone surrogate (no UTF-8 for it) was a 500 in a JSON column.
+    const loneSurrogate = await t.app.inject({
+      method: "PUT",
+      url: "/api/pandaadmin/settings",
+      headers: { ...admin, "content-type": "application/json" },
+      payload: '{"title":"站点","keywords":"\\ud800","description":"","footer":"","partnerText":""}',
+    });
+    expectEnvelope(envelopeOf(loneSurrogate), 400, "请求内容包含无效字符");
+    const nulQuery = await t.app.inject({ url: "/api/pandaadmin/users/index?search=a%00b", headers: admin });
+    expectEnvelope(envelopeOf(nulQuery), 400, "请求内容包含无效字符");
+    expect((await t.app.inject({ url: "/api/pandaadmin/block/index", headers: admin })).json().total).toBe(blocksBefore);
+    // A contract that refuses control characters keeps its own message.
+    expect((await t.app.inject({ url: "/api/forntend/indexsearch?keyword=%E5%A4%9C%00" })).json().msg).toBe("搜索关键词包含无效字符");
+  });
+
+  it("a bad source configuration is named field by field in Chinese, never in zod's English", async () => {
+    const admin = (await createTestAdmin(t.database.db)).headers;
+    const res = await t.app.inject({ method: "PUT", url: "/api/pandaadmin/sources/mirror", headers: admin, payload: { x: 1, search: { url: 7 } } });
+    expect(res.statusCode).toBe(400);
+    const { msg } = res.json() as { msg: string };
+    expect(msg).toMatch(/^来源配置无效：/u);
+    expect(msg).toMatch(/name：缺少此项/u);
+    expect(msg).not.toMatch(/Invalid|expected|received|Unrecognized|✖/);
   });
 });

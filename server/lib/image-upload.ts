@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { AppError, badRequest } from "../errors.js";
+import { multipartErrorStatus } from "./multipart-errors.js";
 
 /**
  * Images the back office uploads (suite covers, block pictures):
@@ -91,7 +92,7 @@ export async function readUploadPart(
   } catch (err) {
     if (err instanceof AppError) throw err;
     if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError(413, texts.tooLarge);
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    const status = multipartErrorStatus(err);
     if (status >= 400 && status < 500) throw badRequest(texts.notImage);
     throw err;
   }

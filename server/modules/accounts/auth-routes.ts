@@ -7,11 +7,11 @@ import { z } from "zod";
 import { AppError } from "../../errors.js";
 import { rateLimitConfig } from "../../http/rate-limits.js";
 import type { AppServices } from "../../services.js";
+import { BODY_LIMITS } from "../../http/body-limits.js";
 import type { ClientMeta } from "./auth-service.js";
 import { CAPTCHA_COOKIE, CAPTCHA_TTL_MS } from "./captcha.js";
 
-/** A login or register body is a few short fields: anything near this is not one. */
-const AUTH_BODY_LIMIT = 16 * 1024;
+const AUTH_BODY_LIMIT = BODY_LIMITS.login;
 
 /** The client's address, browser and captcha cookie, as the auth service wants them. */
 export function clientMeta(request: FastifyRequest): ClientMeta {

@@ -22,11 +22,11 @@ import { z } from "zod";
 import { AppError } from "../../errors.js";
 import { bearerToken, declareAccess } from "../../http/auth.js";
 import type { AppServices } from "../../services.js";
+import { BODY_LIMITS } from "../../http/body-limits.js";
 import { clientMeta } from "../accounts/auth-routes.js";
 import { auditActor } from "../audit/service.js";
 
-/** A login body is a few short fields. */
-const LOGIN_BODY_LIMIT = 16 * 1024;
+const LOGIN_BODY_LIMIT = BODY_LIMITS.login;
 
 /**
  * The back office's accounts (issue 12, ADR 0027): the admin login (public), an admin's own

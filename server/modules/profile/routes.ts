@@ -26,6 +26,7 @@ import { bearerToken } from "../../http/auth.js";
 import { rateLimitConfig } from "../../http/rate-limits.js";
 import { hashToken } from "../accounts/session-service.js";
 import type { AppServices } from "../../services.js";
+import { multipartErrorStatus } from "../../lib/multipart-errors.js";
 
 /** An unexpected failure (database, disk) answers the spec's fallback text, logged. */
 async function orFallback<T>(log: FastifyBaseLogger, message: string, run: () => Promise<T>): Promise<T> {
@@ -233,7 +234,7 @@ async function readAvatarPart(request: FastifyRequest): Promise<Buffer> {
     if (err instanceof AppError) throw err;
     const code = (err as { code?: string }).code;
     if (code === "FST_REQ_FILE_TOO_LARGE") throw new AppError(413, msg.avatarTooLarge);
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    const status = multipartErrorStatus(err);
     if (status >= 400 && status < 500) throw badRequest(msg.avatarNotImage);
     throw err;
   }

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { declareAccess } from "../../http/auth.js";
+import { BODY_LIMITS } from "../../http/body-limits.js";
 import type { AppServices } from "../../services.js";
 import { auditActor } from "../audit/service.js";
 
@@ -39,8 +40,7 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
   api.put(
     "/api/pandaadmin/sources/:code",
     {
-      // A config with many selectors and templates; far below the default 1 MB anyway.
-      bodyLimit: 256 * 1024,
+      bodyLimit: BODY_LIMITS.sourceConfig,
       schema: {
         tags,
         summary: "新建或替换通用来源的配置 (URL 模板、CSS 选择器或 JSON 路径、编码、请求头、主机); 立即生效, 无需重启",

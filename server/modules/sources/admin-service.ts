@@ -1,5 +1,5 @@
 import { sourceAdminMessages, type SourceAdminAnswer, type SourcePatch, type SourceTryAnswer } from "@contracts/source-admin";
-import { z } from "zod";
+import { zodIssuesInChinese } from "@contracts/zod-issues";
 import type { AppDatabase } from "../../db/types.js";
 import { AppError, badRequest, notFound } from "../../errors.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
@@ -132,7 +132,7 @@ export function sourceAdminService(db: AppDatabase, { writes, audit, directory, 
     async putConfig(actor: AuditActor, code: string, body: Record<string, unknown>): Promise<{ created: boolean; source: SourceAdminAnswer }> {
       if (body.code !== undefined && body.code !== code) throw badRequest(sourceAdminMessages.codeMismatch);
       const parsed = genericSourceConfig.safeParse({ ...body, code });
-      if (!parsed.success) throw badRequest(`${sourceAdminMessages.invalidConfig}${z.prettifyError(parsed.error)}`);
+      if (!parsed.success) throw badRequest(`${sourceAdminMessages.invalidConfig}${zodIssuesInChinese(parsed.error)}`);
       const problems = configProblems(parsed.data, network);
       if (problems.length > 0) throw badRequest(`${sourceAdminMessages.invalidConfig}${problems.join("；")}`);
       const adapterConfig = parsed.data as unknown as Record<string, unknown>;

@@ -23,11 +23,13 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, badRequest } from "../../errors.js";
 import { declareAccess } from "../../http/auth.js";
+import { BODY_LIMITS } from "../../http/body-limits.js";
 import type { AppServices } from "../../services.js";
 import { auditActor } from "../audit/service.js";
 import { storeCover } from "./cover.js";
 import { mediaChunks } from "./media-chunks.js";
 import { storeMedia } from "./media-upload.js";
+import { multipartErrorStatus } from "../../lib/multipart-errors.js";
 
 /**
  * The back office's suite form (issue 12, ADR 0029): its data, create, update, and the cover
@@ -59,13 +61,17 @@ export const suiteAdminRoutes: FastifyPluginAsync<{ services: AppServices; uploa
 
   api.post(
     "/api/pandaadmin/suites",
-    { schema: { tags, summary: "添加套曲 (经写服务保存, 前台下一次请求即可见; 记审计 suite.create)", body: suiteFormSchema, response: { 200: envelope(suiteSavedSchema) } } },
+    {
+      bodyLimit: BODY_LIMITS.suiteForm,
+      schema: { tags, summary: "添加套曲 (经写服务保存, 前台下一次请求即可见; 记审计 suite.create)", body: suiteFormSchema, response: { 200: envelope(suiteSavedSchema) } },
+    },
     async (request) => ok(await services.suiteAdmin.create(auditActor(request), request.body), m.created),
   );
 
   api.put(
     "/api/pandaadmin/suites/:id",
     {
+      bodyLimit: BODY_LIMITS.suiteForm,
       schema: { tags, summary: "保存套曲 (记审计 suite.update, 含修改前后; 文件列表未改动时不重新检查其顺序)", params: suiteIdParamsSchema, body: suiteFormFieldsSchema, response: { 200: envelope(suiteSavedSchema) } },
     },
     async (request) => ok(await services.suiteAdmin.update(auditActor(request), request.params.id, request.body), m.saved),
@@ -179,7 +185,7 @@ function uploadError(err: unknown, tooLarge: string, bad: string): unknown {
   if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code;
   if (code === "FST_REQ_FILE_TOO_LARGE") return new AppError(413, tooLarge);
-  const status = (err as { statusCode?: number }).statusCode ?? 500;
+  const status = multipartErrorStatus(err);
   if (status >= 400 && status < 500) return badRequest(bad);
   return err;
 }
