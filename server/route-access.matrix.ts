@@ -16,6 +16,8 @@ export const ROUTE_ACCESS_MATRIX: Record<AccessLevel, readonly string[]> = {
     "GET /api/docs/yaml",
     "GET /api/docs/static/*",
     "GET /healthz",
+    // Not a session's: its own wall by the connection's address or a bearer token (ADR 0044).
+    "GET /metrics",
     // The web shell (server/web): every page address, answered by React Router.
     "GET /*",
     "POST /api/user/logout",
