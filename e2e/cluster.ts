@@ -15,6 +15,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SQL } from "drizzle-orm";
+import { Redis } from "ioredis";
 import { buildServer } from "../scripts/build-server.js";
 import { type AccessLogEntry, parseAccessLog } from "../scripts/cluster/nginx.js";
 import { type Cluster, type ClusterOptions, type Instance, SERVER_BUILD, startCluster } from "../scripts/cluster/stack.js";
@@ -42,6 +43,8 @@ export interface TestCluster extends Cluster {
   accessLog(): Promise<AccessLogEntry[]>;
   /** "127.0.0.1:port" of an instance, as the access log names it. */
   upstreamOf(name: string): string;
+  /** The instances' REDIS_PREFIX (their keys are deleted by dispose). */
+  redisPrefix: string;
   /** Stops everything, drops the database, removes the data directory. */
   dispose(): Promise<void>;
 }
@@ -66,6 +69,23 @@ async function ensureServerBuild() {
   if (built < sources) await buildServer();
 }
 
+/** Deletes every key under `prefix` in TEST_REDIS_URL's Redis (never the others'). */
+async function deleteRedisKeys(prefix: string) {
+  if (!process.env.TEST_REDIS_URL) return;
+  const redis = new Redis(process.env.TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
+
 export async function startTestCluster(
   options: Partial<Pick<ClusterOptions, "instances" | "env" | "accessLog" | "maxFails" | "failTimeoutS">> = {},
 ): Promise<TestCluster> {
@@ -73,6 +93,8 @@ export async function startTestCluster(
   const name = await createEmptyPostgresDatabase();
   const databaseUrl = withDatabase(testAdminUrl(), name);
   const dataDir = await mkdtemp(path.join(tmpdir(), "djcluster-test-"));
+  // The machine's Redis is shared: this cluster's keys and channels under a prefix of its own.
+  const redisPrefix = `test${process.pid}x${Date.now() % 1e6}:`;
   let cluster: Cluster;
   try {
     cluster = await startCluster({
@@ -80,7 +102,7 @@ export async function startTestCluster(
       redisUrl: process.env.TEST_REDIS_URL || undefined,
       dataDir,
       ...options,
-      env: { LOG_LEVEL: "info", ...options.env },
+      env: { LOG_LEVEL: "info", REDIS_PREFIX: redisPrefix, ...options.env },
     });
   } catch (err) {
     await dropPostgresDatabase(name).catch(() => undefined);
@@ -111,8 +133,10 @@ export async function startTestCluster(
     createAdmin: (role = "super") => createTestAdmin(database.db, { role }),
     accessLog: async () => parseAccessLog(await readFile(cluster.nginx.accessLogFile, "utf8").catch(() => "")),
     upstreamOf: (n) => `127.0.0.1:${cluster.instances.find((i) => i.name === n)!.port}`,
+    redisPrefix,
     dispose: async () => {
       await cluster.stop();
+      await deleteRedisKeys(redisPrefix);
       await database.close();
       await dropPostgresDatabase(name);
       await rm(dataDir, { recursive: true, force: true });
