@@ -218,6 +218,7 @@ export function createServices({
       logger,
       ...collect,
       leader: () => lease.check(),
+      audit,
       // A stored chart replaces the site's board on the charts panel: drop every kept copy (ADR 0025).
       onPage: (page) => {
         if (page.unitType === "chart" && page.items > 0 && page.error === null) charts.sourceChartsChanged(page.source);

@@ -70,18 +70,7 @@ export const collectRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       },
     },
     async (request) => {
-      const results = await services.collector.startNow({ source: request.body.source, requestedBy: request.admin!.id });
-      // A job already queued or running is answered again: only a new one is a change.
-      for (const { job, created } of results) {
-        if (!created) continue;
-        await services.audit.record(auditActor(request), {
-          action: "collect.start",
-          targetType: "collect_job",
-          targetId: job.id,
-          after: { source: job.source, state: job.state, planSize: job.plan.length },
-          detail: { requested: request.body.source ?? "all" },
-        });
-      }
+      const results = await services.collector.startNow({ source: request.body.source, requestedBy: request.admin!.id, actor: auditActor(request) });
       return ok({ jobs: results.map(({ job, created }) => ({ created, job: jobAnswer(job) })) });
     },
   );
@@ -129,13 +118,7 @@ export const collectRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       },
     },
     async (request) => {
-      const job = await services.collector.cancel(request.params.id);
-      await services.audit.record(auditActor(request), {
-        action: "collect.cancel",
-        targetType: "collect_job",
-        targetId: job.id,
-        after: { source: job.source, state: job.state, pagesDone: job.pagesDone },
-      });
+      const job = await services.collector.cancel(request.params.id, auditActor(request));
       return ok(jobAnswer(job));
     },
   );

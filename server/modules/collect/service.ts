@@ -1,6 +1,7 @@
 import type { AppDatabase, DbLogger } from "../../db/open.js";
 import type { CollectTrigger, CollectUnit } from "../../db/schema/index.js";
 import { AppError, badRequest, notFound } from "../../errors.js";
+import type { AuditActor, AuditService } from "../audit/service.js";
 import { genericSourceConfig, type GenericSourceConfig } from "../sources/adapters/generic-config.js";
 import type { SourceDirectory } from "../sources/directory.js";
 import { planFor as builtinPlanFor } from "./plans.js";
@@ -26,6 +27,8 @@ export interface CollectorOptions {
    * jobs; every instance's runner takes queued jobs. Default: always.
    */
   leader?: () => Promise<boolean>;
+  /** An admin's start or cancel writes its audit row in the job's own transaction. */
+  audit?: AuditService;
 }
 
 export const COLLECT_JOBS_LIST_LIMIT = 50;
@@ -91,8 +94,21 @@ export function createCollector(options: CollectorOptions) {
     return queued;
   }
 
-  async function queue(source: string, trigger: CollectTrigger, requestedBy: number | null, plan: CollectUnit[]) {
-    const result = await repo.queue({ source, trigger, plan, requestedBy });
+  async function queue(source: string, trigger: CollectTrigger, requestedBy: number | null, plan: CollectUnit[], by?: { actor: AuditActor; requested: string }) {
+    const input = { source, trigger, plan, requestedBy };
+    const result =
+      by && options.audit
+        ? await db.transaction(async (tx) => {
+            const queued = await collectRepo(tx as unknown as AppDatabase).queue(input);
+            // A job already queued or running is answered again: only a new one is a change.
+            if (queued.created) {
+              const { job } = queued;
+              const entry = { action: "collect.start", targetType: "collect_job", targetId: job.id, after: { source: job.source, state: job.state, planSize: job.plan.length }, detail: { requested: by.requested } };
+              await options.audit!.record(by.actor, entry, tx as unknown as AppDatabase);
+            }
+            return queued;
+          })
+        : await repo.queue(input);
     if (result.created) logger.info({ job: result.job.id, source, trigger, units: plan.length }, "collect job queued");
     return result;
   }
@@ -106,13 +122,14 @@ export function createCollector(options: CollectorOptions) {
      * A manual start: one source, or every enabled one. A source with a job queued or running
      * answers that job (starting twice is no error).
      */
-    async startNow(input: { source?: string; requestedBy?: number | null }): Promise<{ job: CollectJob; created: boolean }[]> {
+    async startNow(input: { source?: string; requestedBy?: number | null; actor?: AuditActor }): Promise<{ job: CollectJob; created: boolean }[]> {
       const settings = await settingsByCode();
+      const by = input.actor ? { actor: input.actor, requested: input.source ?? "all" } : undefined;
       if (input.source !== undefined) {
         if (!directory.get(input.source)) throw badRequest(`未知或未启用的来源：${input.source}`);
         const plan = await planFor(input.source, settings);
         if (!plan?.length) throw badRequest(`来源 ${input.source} 没有可采集的榜单或分类`);
-        const result = await queue(input.source, "manual", input.requestedBy ?? null, plan);
+        const result = await queue(input.source, "manual", input.requestedBy ?? null, plan, by);
         runner.wake();
         return [result];
       }
@@ -121,7 +138,7 @@ export function createCollector(options: CollectorOptions) {
       const results = [];
       for (const entry of entries) {
         const plan = await planFor(entry.code, settings);
-        if (plan?.length) results.push(await queue(entry.code, "manual", input.requestedBy ?? null, plan));
+        if (plan?.length) results.push(await queue(entry.code, "manual", input.requestedBy ?? null, plan, by));
       }
       if (results.length === 0) throw badRequest("启用的来源都没有可采集的榜单或分类");
       runner.wake();
@@ -138,8 +155,18 @@ export function createCollector(options: CollectorOptions) {
       return { job, pages: await repo.pages(id) };
     },
 
-    async cancel(id: number): Promise<CollectJob> {
-      const cancelled = await repo.cancel(id);
+    async cancel(id: number, actor?: AuditActor): Promise<CollectJob> {
+      const cancelled =
+        actor && options.audit
+          ? await db.transaction(async (tx) => {
+              const job = await collectRepo(tx as unknown as AppDatabase).cancel(id);
+              if (job) {
+                const entry = { action: "collect.cancel", targetType: "collect_job", targetId: job.id, after: { source: job.source, state: job.state, pagesDone: job.pagesDone } };
+                await options.audit!.record(actor, entry, tx as unknown as AppDatabase);
+              }
+              return job;
+            })
+          : await repo.cancel(id);
       if (cancelled) {
         logger.info({ job: id }, "collect job cancelled");
         return cancelled;
