@@ -10,6 +10,7 @@ import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { registerHostCheck } from "./http/early-errors.js";
+import { trackRequestsInFlight } from "./http/in-flight.js";
 import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
 import type { Clock } from "./lib/clock.js";
@@ -125,6 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     services.mailer.close();
     services.sourceDirectory.close();
   });
+  // Before every route: the pages' background pre-render waits for a moment without requests.
+  const requestsInFlight = deps.web ? trackRequestsInFlight(app) : undefined;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -170,7 +173,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await registerWeb(app, {
       mode: config.dev ? "development" : "production",
       getLoadContext: requestLoadContext(services),
-      keep: config.pageCacheMaxBytes > 0 ? { services, maxBytes: config.pageCacheMaxBytes } : undefined,
+      keep:
+        config.pageCacheMaxBytes > 0
+          ? { services, maxBytes: config.pageCacheMaxBytes, prerender: { ...config.prerender, requests: requestsInFlight! } }
+          : undefined,
     });
   }
   return app;
