@@ -61,8 +61,8 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
         if (background) app.decorate("pagePrerender", background);
         app.addHook("onReady", async () => {
           await cache.warm(app.log);
-          // The rest in the background, while requests are already served.
-          background?.start();
+          // A first page of each kind now, the rest in the background while requests are served.
+          await background?.start();
         });
         // Before the server closes: no render after app.close() (the database closes next).
         if (background) app.addHook("preClose", () => background.stop());

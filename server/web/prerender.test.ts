@@ -143,7 +143,9 @@ describe.each(testEngines())("background pre-render bounds on %s", (engine) => {
   it("fills a cache only up to half its byte cap, and renders nothing after app.close()", async () => {
     ensureWebBuild();
     // 200 KB: each cache 100 KB, pre-rendered up to 50 KB (pages of ~7-30 KB): fewer than the list.
-    const { t, counter } = await preparedApp(engine, { PAGE_CACHE_MAX_BYTES: "200000", PRERENDER_SUITES: "200", PRERENDER_CATEGORY_PAGES: "20" });
+    const hold = { gate: Promise.resolve() };
+    const { t, counter } = await preparedApp(engine, { PAGE_CACHE_MAX_BYTES: "200000", PRERENDER_SUITES: "200", PRERENDER_CATEGORY_PAGES: "20" }, hold);
+    let release!: () => void;
     try {
       await t.app.pagePrerender!.idle();
       const listed = await t.app.services.categories.listed();
@@ -155,16 +157,26 @@ describe.each(testEngines())("background pre-render bounds on %s", (engine) => {
         expect(cache.entries, name).toBeGreaterThan(1);
         expect(cache.entries, name).toBeLessThan(wanted[name]);
       }
-      // A change starts a pass; closing the app in the middle of it ends it.
+      // A change starts a pass, which waits for the request in flight; the app closes meanwhile.
+      hold.gate = new Promise((resolve) => (release = resolve));
+      const held = t.app.inject("/api/_hold");
       const [manyao] = await t.database.db.select().from(categories).where(eq(categories.diyname, "manyao"));
       await t.app.services.writes.updateCategory(manyao!.id, { name: "慢摇关闭前" });
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      const closed = t.app.close();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      release();
+      await held;
+      await closed;
     } finally {
+      release?.();
       await t.app.close();
     }
+    // The pass would render the dropped pages now that nothing is in flight: it ended with the app.
     const atClose = counter.renders;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(counter.renders).toBe(atClose);
+    expect(t.app.services.caches.get("pages")!.peek("home")).toBeUndefined();
     await t.database.close();
     await rm(t.dataDir, { recursive: true, force: true });
   }, 120_000);

@@ -123,10 +123,25 @@ export function backgroundPrerender({
   }
 
   return {
-    /** Starts the first pass (when the app is ready: it does not hold the start back). */
-    start() {
+    /**
+     * When the app is ready: renders the first suite and the first category page of the list
+     * before it resolves (before listening, as the warm pages: a process's first render of a
+     * kind also compiles its code, which then serves every other page of that kind), then starts
+     * the first pass in the background.
+     */
+    async start() {
       if (!enabled || started) return;
       started = true;
+      try {
+        const list = await targets();
+        for (const kind of ["suite", "category"] as const) {
+          const first = list.find((t) => t.kind === kind);
+          if (first && !stopped) await cache.prerender(first, log);
+        }
+      } catch (err) {
+        log.warn({ err }, "first pages not pre-rendered");
+      }
+      if (stopped) return;
       firstPending = performance.now();
       timer = setTimeout(run, 0);
       timer.unref();
