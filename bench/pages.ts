@@ -17,6 +17,12 @@
  * Cold: 50 requests at once (the same page, or 50 different pages of the set), right after the
  * start and right after a change event (a category rename through the admin API, which drops
  * every kept page): the p99 (≈ the slowest) of those first requests.
+ *
+ * After the start's bursts, one more (not part of the table's runs): 50 different suite pages
+ * at their linked address `/sutie/{id}.html`, drawn from the charts' `--most-played` (200) best
+ * items, which the background pre-render (ADR 0038) renders after start; the sets above draw
+ * random ids no pre-render could guess. `--cold-wait S` waits S seconds after the server
+ * answers before the start's bursts (default 0: right after it); `--cold-only` stops after them.
  */
 import autocannon from "autocannon";
 import { fork } from "node:child_process";
@@ -35,6 +41,9 @@ const { values } = parseArgs({
     "suites-sample": { type: "string", default: "200" },
     "sort-pages": { type: "string", default: "10" },
     only: { type: "string" },
+    "most-played": { type: "string", default: "200" },
+    "cold-wait": { type: "string", default: "0" },
+    "cold-only": { type: "boolean", default: false },
   },
 });
 const connections = Number(values.connections);
@@ -67,6 +76,12 @@ const sets: PageSet[] = [
   // Not a page: the suite's API answer, whose per-request work (visitor, view) the suite page shares.
   { name: "getmusicinfo API (same ids)", all: suiteApi, path: () => pick(suiteApi) },
 ].filter((s) => !values.only || s.name.startsWith(values.only));
+
+/** Cold after start only: the pages people open first (chart entries link to /sutie/{id}.html). */
+const mostPlayed: PageSet = (() => {
+  const all = target.mostPlayed.slice(0, Number(values["most-played"])).map((id) => `/sutie/${id}.html`);
+  return { name: `/sutie/{id}.html (${all.length} most played)`, all, path: () => pick(all) };
+})();
 
 const headers = () => ({ "accept-encoding": ENCODING, "x-forwarded-for": benchClientAddress() });
 
@@ -144,12 +159,19 @@ async function change() {
   if (!res.ok) throw new Error(`rename: ${res.status} ${await res.text()}`);
 }
 
+/** Thrown to end the run after the start's bursts (`--cold-only`). */
+const COLD_ONLY = Symbol("cold only");
 const bare = fork(fileURLToPath(new URL("./bare-pages.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
 const rows: Record<string, string | number>[] = [];
 try {
   console.log(`engine ${target.engine}; load ${os.loadavg()[0].toFixed(2)} at start (${os.cpus().length} cores)`);
+  if (Number(values["cold-wait"]) > 0) await new Promise((resolve) => setTimeout(resolve, Number(values["cold-wait"]) * 1000));
   const cold = new Map<string, { start: string; change?: string }>();
   for (const set of sets) cold.set(set.name, { start: await burst(set) });
+  const mostPlayedStart = mostPlayed.all.length > 0 ? await burst(mostPlayed) : "none (no charts)";
+  console.table([...[...cold].map(([page, { start }]) => ({ page, "cold p99 after start": start })), { page: mostPlayed.name, "cold p99 after start": mostPlayedStart }]);
+  console.log(`cold after start: ${connections} requests at once per row, ${values["cold-wait"]} s after the server answered; load ${os.loadavg()[0].toFixed(2)} after them`);
+  if (values["cold-only"]) throw COLD_ONLY;
 
   const bytes = new Map<string, [string, number]>();
   for (const set of sets) {
@@ -193,6 +215,8 @@ try {
   }
   console.table(rows);
   console.log(`${connections} connections, ${values.duration} s per server in ${ROUNDS} alternating rounds (req/s over all; p50/p99: median of the rounds); Accept-Encoding ${ENCODING}; load = 1-min load average before the runs (${os.cpus().length} cores)`);
+} catch (err) {
+  if (err !== COLD_ONLY) throw err;
 } finally {
   bare.kill("SIGTERM");
   server.stop();

@@ -50,6 +50,8 @@ export interface BenchTarget {
   adminToken?: string;
   /** `search_text` of random visible items (`--search-samples`). */
   searchSamples: string[];
+  /** The charts' most-played items, best first (the pages' background pre-render takes the first PRERENDER_SUITES). */
+  mostPlayed: number[];
 }
 
 const { values } = parseArgs({
@@ -123,6 +125,8 @@ const searchSamples = (
   )
 ).map((r) => r.text);
 
+const mostPlayed = await app.services.charts.mostPlayed(1000);
+
 // Members to log in as; the unique index keeps a second run from making them again.
 const members = Array.from({ length: Number(values.members) }, (_, i) => `benchmember${i + 1}`);
 if (members.length > 0) {
@@ -155,9 +159,10 @@ const target: BenchTarget = {
   members,
   adminToken,
   searchSamples,
+  mostPlayed,
 };
 if (process.send) process.send(target);
-else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 10), searchSamples: target.searchSamples.length })}`);
+else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 10), searchSamples: target.searchSamples.length, mostPlayed: target.mostPlayed.length })}`);
 
 const stop = async () => {
   await app.close();

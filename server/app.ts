@@ -16,6 +16,7 @@ import { registerSecurityHeaders } from "./http/security.js";
 import { BODY_LIMITS } from "./http/body-limits.js";
 import { registerHostCheck } from "./http/early-errors.js";
 import { registerUnstorableTextGuard } from "./http/input-guards.js";
+import { trackRequestsInFlight } from "./http/in-flight.js";
 import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
 import type { Clock } from "./lib/clock.js";
@@ -163,6 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     services.breakers?.close();
     await redis?.close();
   });
+  // Before every route: the pages' background pre-render waits for a moment without requests.
+  const requestsInFlight = deps.web ? trackRequestsInFlight(app) : undefined;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -213,7 +216,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await registerWeb(app, {
       mode: config.dev ? "development" : "production",
       getLoadContext: requestLoadContext(services),
-      keep: config.pageCacheMaxBytes > 0 ? { services, maxBytes: config.pageCacheMaxBytes } : undefined,
+      keep:
+        config.pageCacheMaxBytes > 0
+          ? { services, maxBytes: config.pageCacheMaxBytes, prerender: { ...config.prerender, requests: requestsInFlight! } }
+          : undefined,
     });
   }
   return app;

@@ -106,6 +106,10 @@ const envSchema = z.object({
     .default(6 * 3600_000),
   /** Bytes the kept public pages may hold in memory (ADR 0033); 0 = pages are rendered per request. */
   PAGE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  /** Background pre-render (ADR 0038): the most-played suites rendered after start and changes; 0 = none. */
+  PRERENDER_SUITES: z.coerce.number().int().min(0).max(2000).default(200),
+  /** Background pre-render: the first N pages of every category; 0 = none (both 0: no pre-render). */
+  PRERENDER_CATEGORY_PAGES: z.coerce.number().int().min(0).max(100).default(1),
   /** External DJ sites searched and played beside the catalogue (issue 11), e.g. `djuu,172minx,vvvdj`; unset = none. */
   EXTERNAL_SOURCES: z
     .string()
@@ -155,6 +159,8 @@ export interface Config {
   pageCacheMaxBytes: number;
   /** PGlite only: milliseconds between VACUUM (ANALYZE) runs, 0 = never. */
   pgliteVacuumIntervalMs: number;
+  /** Kept pages rendered in the background after start and changes (0 and 0: none). */
+  prerender: { suites: number; categoryPages: number };
 }
 
 export class ConfigError extends Error {}
@@ -217,5 +223,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,
     pageCacheMaxBytes: e.PAGE_CACHE_MAX_BYTES,
     pgliteVacuumIntervalMs: e.PGLITE_VACUUM_INTERVAL_MS,
+    prerender: { suites: e.PRERENDER_SUITES, categoryPages: e.PRERENDER_CATEGORY_PAGES },
   };
 }

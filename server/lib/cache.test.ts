@@ -128,6 +128,23 @@ describe("Cache", () => {
     expect(await c.get("b")).toBe("b5");
   });
 
+  it("has: a value within its stale time or a load in flight, without counting or loading", async () => {
+    const c = setup();
+    expect(c.cache.has("a")).toBe(false);
+    const release = c.hold();
+    const loading = c.get("a");
+    expect(c.cache.has("a")).toBe(true);
+    release();
+    await loading;
+    const before = c.cache.stats();
+    c.tick(1000);
+    expect(c.cache.has("a")).toBe(true); // stale, still served at once
+    c.tick(1);
+    expect(c.cache.has("a")).toBe(false); // past its stale time: get would load
+    expect(c.cache.stats()).toEqual(before);
+    expect(c.loads).toEqual(["a"]);
+  });
+
   it("without staleMs, a value past freshMs is loaded anew while the caller waits (a plain TTL)", async () => {
     const c = setup({ freshMs: 1000, maxEntries: 1 });
     expect(await Promise.all([c.get("a"), c.get("a")])).toEqual(["a1", "a1"]);

@@ -113,6 +113,15 @@ export class Cache<V> {
   }
 
   /**
+   * Whether `get` would answer the key without loading it anew: a value within its stale time,
+   * or a load in flight (not counted, never loads, keeps the order of use).
+   */
+  has(key: string): boolean {
+    const entry = this.entries.get(key);
+    return entry !== undefined && this.now() - entry.loadedAt <= this.staleMs;
+  }
+
+  /**
    * Marks every kept value stale: each is still served, and its next request starts a
    * background refresh (for data that moved but is not wrong, such as a rebuilt chart).
    */

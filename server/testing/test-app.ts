@@ -22,7 +22,7 @@ export interface TestAppOptions {
   extend?: (app: FastifyInstance) => void | Promise<void>;
   /** The server's clock (default: the system's), for tests that move it. */
   clock?: Clock;
-  /** Environment settings besides NODE_ENV and DATA_DIR (e.g. short REQUEST_TIMEOUT_MS); no chart rebuilds unless set. */
+  /** Environment settings besides NODE_ENV and DATA_DIR (e.g. short REQUEST_TIMEOUT_MS); no chart rebuilds nor page pre-render unless set. */
   env?: Record<string, string>;
   /** A pino logger to capture the app's log (default: none). */
   logger?: FastifyBaseLogger;
@@ -40,7 +40,8 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
   const dataDir = await mkdtemp(path.join(tmpdir(), "djapp-"));
   const database = opts.database ?? (await createTestDatabase(engine));
   // No background chart rebuilds: tests rebuild when they want charts.
-  const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
+  // Nor a background pre-render of pages: tests that count renders know each one.
+  const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
   const app = await buildApp({
     config,
     database,

@@ -5,6 +5,8 @@ import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import type { GetLoadContext } from "./load-context";
 import { type PageCacheOptions, pageCache } from "./page-cache";
 import { pageTargets } from "./page-keys";
+import { backgroundPrerender, type BackgroundPrerender, type PrerenderOptions } from "./prerender";
+import type { RequestsInFlight } from "../http/in-flight";
 import type { AppServices } from "../services";
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded, type PageHandler, withoutLeadingSlashes } from "./shared";
 
@@ -20,7 +22,14 @@ export interface WebOptions {
   /** Path prefixes owned by other plugins: never rendered as pages. */
   excludePrefixes?: readonly string[];
   /** Keep public pages (production only, ADR 0033): the services whose events drop them, and the caps. */
-  keep?: { services: AppServices } & PageCacheOptions;
+  keep?: { services: AppServices; prerender?: PrerenderOptions & { requests: RequestsInFlight } } & PageCacheOptions;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The kept pages' background pre-render (ADR 0038), when pages are kept. */
+    pagePrerender?: BackgroundPrerender;
+  }
 }
 
 /**
@@ -44,8 +53,19 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
       handle = production.handle;
       if (opts.keep) {
         const cache = pageCache(opts.keep.services, handle, opts.keep);
-        kept = { cache, targetOf: pageTargets(production.build) };
-        app.addHook("onReady", () => cache.warm(app.log));
+        const targetOf = pageTargets(production.build);
+        kept = { cache, targetOf };
+        const { prerender } = opts.keep;
+        const background =
+          prerender && backgroundPrerender({ cache, targetOf, services: opts.keep.services, requests: prerender.requests, log: app.log, options: prerender });
+        if (background) app.decorate("pagePrerender", background);
+        app.addHook("onReady", async () => {
+          await cache.warm(app.log);
+          // A first page of each kind now, the rest in the background while requests are served.
+          await background?.start();
+        });
+        // Before the server closes: no render after app.close() (the database closes next).
+        if (background) app.addHook("preClose", () => background.stop());
       }
     }
 

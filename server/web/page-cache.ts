@@ -26,6 +26,11 @@ const PAGE_MAX_STALE_MS = 10 * 60_000;
 const PAGE_MAX_ENTRIES = 10_000;
 /** A kept page holds ~8-40 KB (gzip and, once asked for, br): some thousands of pages. */
 export const PAGE_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * The background pre-render (prerender.ts) fills a cache up to this share of its caps: the rest
+ * is for the pages visitors ask, and a guess never pushes one of them out.
+ */
+export const PRERENDER_SHARE = 0.5;
 
 /**
  * Public pages kept like the APIs' answers (ADR 0033): rendered once for every visitor and
@@ -105,6 +110,19 @@ export function pageCache(
      */
     async warm(log: FastifyRequest["log"]) {
       for (const target of WARM_TARGETS) await kept(target, { log });
+    },
+
+    /**
+     * Renders the target into its cache, as a visitor's first request would, unless it is kept
+     * (or being rendered) already, for the background pre-render: "full" when its cache holds
+     * PRERENDER_SHARE of its caps, "failed" when the page cannot be kept.
+     */
+    async prerender(target: PageTarget, log: FastifyRequest["log"]): Promise<"kept" | "rendered" | "full" | "failed"> {
+      const cache = cacheFor(target);
+      if (cache.has(target.key)) return "kept";
+      const { bytes, maxBytes, entries, maxEntries } = cache.stats();
+      if (bytes >= maxBytes * PRERENDER_SHARE || entries >= maxEntries * PRERENDER_SHARE) return "full";
+      return (await kept(target, { log })) ? "rendered" : "failed";
     },
 
     /**

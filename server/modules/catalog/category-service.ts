@@ -107,6 +107,19 @@ export function categoryService(
       return [...all.values()].filter((c) => c.scope.some((id) => categoryIds.includes(id))).map((c) => c.diyname);
     },
 
+    /**
+     * Every enabled category's slug and how many pages it has (at least its first, even empty;
+     * counts as kept): what the background pre-render asks for (ADR 0038).
+     */
+    async listed(): Promise<{ diyname: string; pages: number }[]> {
+      const all = [...(await byDiyname()).values()];
+      const totals = await Promise.all(all.map((c) => countOf(c.scope)));
+      return all.map((c, i) => ({
+        diyname: c.diyname,
+        pages: Math.min(CATEGORY_PAGE_MAX, Math.max(1, Math.ceil(totals[i]! / CATEGORY_PAGE_SIZE))),
+      }));
+    },
+
     /** Whether a category page exists for the slug (a trailing .html stripped), as `page` decides. */
     async has(diyname: string): Promise<boolean> {
       const bare = bareDiyname(diyname);

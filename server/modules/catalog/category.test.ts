@@ -128,6 +128,16 @@ describe.each(testEngines())("GET /api/forntend/getsort on %s", (engine) => {
     await t.app.services.writes.updateCategory(await categoryId("manyao"), { name: before });
   });
 
+  it("lists every enabled category with its number of pages (the pre-render's list)", async () => {
+    const listed = await t.app.services.categories.listed();
+    const enabled = await queryRows<{ diyname: string }>(t.database.db, sql`select diyname from categories where enabled order by diyname`);
+    expect(listed.map((c) => c.diyname).sort()).toEqual(enabled.map((c) => c.diyname));
+    for (const { diyname, pages } of listed) {
+      const { total } = (await get(`diyname=${diyname}`)).json().data;
+      expect(pages, diyname).toBe(Math.max(1, Math.ceil(total / 10)));
+    }
+  });
+
   it("a page past the end is empty but keeps the total", async () => {
     const { data } = (await get("diyname=manyao&page=1000")).json();
     expect(data.list).toEqual([]);

@@ -124,6 +124,19 @@ export function chartsRepo(db: AppDatabase, { backlogEvents = TALLY_BACKLOG_EVEN
       return entries(sql`ce.site in (select json_array_elements_text(${JSON.stringify(sites)}::json)) and ce.rank <= ${limit}`);
     },
 
+    /**
+     * Visible items of every chart, the best ranked first (every chart's first, then every
+     * chart's second, …; more plays, then the lower id, among equal ranks), each once.
+     */
+    async mostPlayedIds(limit: number): Promise<number[]> {
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`select ce.item_id as id from ${chartEntries} ce join ${items} i on i.id = ce.item_id and i.status = 'normal'
+             group by ce.item_id order by min(ce.rank), max(ce.plays) desc, ce.item_id limit ${limit}`,
+      );
+      return rows.map((r) => Number(r.id));
+    },
+
     /** One chart (site, kind, period), first `limit` entries. */
     chart(site: string, kind: ItemKind, period: ChartPeriod, limit: number): Promise<ChartRow[]> {
       return entries(sql`ce.site = ${site} and ce.kind = ${kind} and ce.period = ${period} and ce.rank <= ${limit}`);

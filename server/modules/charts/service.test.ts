@@ -91,6 +91,24 @@ describe.each(testEngines())("chart rebuild on %s", (engine) => {
     expect(await fx.chart("172minx", "single", "quarter")).toEqual([[other, 2]]);
   });
 
+  it("lists the most played items across every chart, best ranked first, each once, visible only", async () => {
+    const a = await fx.item("djuu", "mix", "a"); // first of djuu's mix charts
+    const b = await fx.item("djuu", "mix", "b"); // second there
+    const s = await fx.item("172minx", "single", "s"); // first of 172minx's single charts, fewer plays than a
+    const c = await fx.item("djuu", "mix", "c"); // third
+    await fx.plays(a, 9, HOUR);
+    await fx.plays(b, 5, HOUR);
+    await fx.plays(s, 3, 2 * DAY);
+    await fx.plays(c, 1, 10 * DAY);
+    await rebuilt();
+    expect(await charts.mostPlayed(10)).toEqual([a, s, b, c]);
+    expect(await charts.mostPlayed(2)).toEqual([a, s]);
+    expect(await charts.mostPlayed(0)).toEqual([]);
+    // Hidden since the rebuild: left out at once, as the charts leave it out.
+    await database.db.execute(sql`update items set status = 'hidden' where id = ${a}`);
+    expect(await charts.mostPlayed(10)).toEqual([s, b, c]);
+  });
+
   it(`keeps the first ${CHART_TOP} of each chart`, async () => {
     const ids: number[] = [];
     for (let i = 1; i <= CHART_TOP + 5; i++) {

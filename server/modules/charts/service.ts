@@ -163,6 +163,14 @@ export function chartsService(
     },
 
     /**
+     * The items people are most likely to open first (the background pre-render's suites, ADR
+     * 0038): those the charts list, best ranked first across every chart, `limit` at most.
+     */
+    mostPlayed(limit: number): Promise<number[]> {
+      return limit > 0 ? repo.mostPlayedIds(limit) : Promise.resolve([]);
+    },
+
+    /**
      * One chart for the panel's switches; singles have no day chart (400). `board` plays (the
      * default) is our qualified plays; `site` is the site's own chart as last collected.
      */
