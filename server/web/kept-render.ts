@@ -78,6 +78,8 @@ export async function renderToKeep(
       logError(err);
     },
     cspNonce: "",
+    // Nothing of one request in a page kept for all (a failed render is never kept).
+    requestId: "",
   };
   const response = await handle(new Request(new URL(target.url, "http://localhost"), { method: "GET" }), context);
   const expected = target.kind === "not-found" ? 404 : 200;

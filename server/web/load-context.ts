@@ -18,6 +18,8 @@ export interface ExtraLoadContext {
    * the request id and the stack; the visitor only sees the page's generic text.
    */
   logError(err: unknown): void;
+  /** The request's id (ADR 0044), shown on a 5xx page; empty for a kept page's render. */
+  requestId: string;
 }
 
 export type GetLoadContext = (

@@ -122,7 +122,10 @@ describe.each(testEngines())("kept pages on %s", (engine) => {
     await t.app.services.writes.updateBlockItem((await t.database.db.select().from(blockItems))[0]!.id, { name: "坏掉之前" });
     home.page = () => Promise.reject(new Error("database down"));
     try {
-      expect((await get("/")).res.statusCode).toBe(500);
+      const failed = await get("/");
+      expect(failed.res.statusCode).toBe(500);
+      // The visitor can quote the request's id (ADR 0044): the one in the header and the log.
+      expect(failed.html).toContain(`请求编号：${failed.res.headers["x-request-id"]}`);
       expect(peek("home")).toBeUndefined();
     } finally {
       home.page = page;

@@ -9,5 +9,6 @@ export function requestLoadContext(services: AppServices) {
     services,
     visitorId: () => visitorId(request, reply),
     logError: (err) => request.log.error({ err }, "page failed"),
+    requestId: String(request.id),
   });
 }

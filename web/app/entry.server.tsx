@@ -5,6 +5,7 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { type AppContext, appContext } from "./lib/app-context";
 import { NonceContext } from "./lib/nonce";
+import { RequestIdContext } from "./lib/request-id";
 import { DocumentFinisher } from "./lib/finish-document";
 
 /** The server puts its context under the build's own key (server/web/shared.ts). */
@@ -53,6 +54,8 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const nonce = loadContext.get(appContext).cspNonce || undefined;
+  // A 5xx page shows its request id (ADR 0044); no other page carries anything per request.
+  const requestId = responseStatusCode >= 500 ? loadContext.get(appContext).requestId || undefined : undefined;
   const cache = createCache();
 
   return new Promise<Response>((resolve, reject) => {
@@ -60,9 +63,11 @@ export default function handleRequest(
     const timer = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <StyleProvider cache={cache}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </StyleProvider>
+        <RequestIdContext.Provider value={requestId}>
+          <StyleProvider cache={cache}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </StyleProvider>
+        </RequestIdContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

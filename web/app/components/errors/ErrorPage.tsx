@@ -1,23 +1,32 @@
 import { Component, Suspense, type ReactNode } from "react";
 import { Link } from "react-router";
+import { REQUEST_ID_ATTRIBUTE, useFailedRequestId } from "../../lib/request-id";
 import {
   BACK_HOME_TEXT,
   describeError,
   ERROR_PAGE_FAILED_TEXT,
   GO_BACK_HOME_TEXT,
+  REQUEST_ID_LABEL,
 } from "./error-text";
 import styles from "./error-page.module.css";
 
 /**
  * The error page: status, message and a way home. A page with its own error texts passes
- * `describe`; status 0 (no answer from the server) shows no code.
+ * `describe`; status 0 (no answer from the server) shows no code. A server's 5xx page shows the
+ * request's id (request-id.ts).
  */
 export function ErrorPage({ error, describe = describeError }: { error: unknown; describe?: typeof describeError }) {
   const { status, message } = describe(error);
+  const requestId = useFailedRequestId();
   return (
     <main className={styles.page} data-status={status}>
       {status ? <div className={styles.code}>{status}</div> : null}
       <p className={styles.message}>{message}</p>
+      {status >= 500 && requestId ? (
+        <p className={styles.requestId} {...{ [REQUEST_ID_ATTRIBUTE]: requestId }}>
+          {`${REQUEST_ID_LABEL}${requestId}`}
+        </p>
+      ) : null}
       <Link className={styles.link} to="/">
         {BACK_HOME_TEXT}
       </Link>

@@ -7,6 +7,8 @@ export const GENERIC_ERROR_TEXT = errorPageTexts.generic;
 export const BACK_HOME_TEXT = errorPageTexts.backHome;
 export const ERROR_PAGE_FAILED_TEXT = errorPageTexts.pageFailed;
 export const GO_BACK_HOME_TEXT = errorPageTexts.goBackHome;
+/** Before the request id on a 5xx page (the same words as the early-error page's, ADR 0044). */
+export const REQUEST_ID_LABEL = "请求编号：";
 
 /** Status and message to show for anything a route threw. */
 export function describeError(error: unknown): { status: number; message: string } {
