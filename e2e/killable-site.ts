@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,9 +6,8 @@ import { hashPassword } from "../server/modules/accounts/passwords";
 import { openPgliteDatabase } from "../server/db/open";
 import { users } from "../server/db/schema/index";
 import type { DatabaseHandle } from "../server/db/types";
-import { freePort } from "./site";
+import { freePort, spawnServer } from "./site";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 
 /**
  * The real server (server/main.ts, production build of the web app) as a child process that a
@@ -29,21 +28,7 @@ export interface KillableSite {
 export async function startKillableSite(dataDir: string, env: Record<string, string> = {}): Promise<KillableSite> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      LOG_LEVEL: "info",
-      COLLECT_INTERVAL_MS: "0",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnServer(dataDir, port, { COLLECT_INTERVAL_MS: "0", ...env });
   let output = "";
   const lines: Record<string, unknown>[] = [];
   const waiters: { msg: RegExp; resolve: (line: Record<string, unknown>) => void }[] = [];

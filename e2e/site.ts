@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../scripts/cluster/stack.js";
 
 export interface RunningSite {
   url: string;
@@ -18,14 +18,26 @@ export interface RunningSite {
   dispose(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+export { freePort };
+
+/**
+ * server/main.ts from its sources (through tsx) as its own process on `port` with DATA_DIR, in
+ * production mode as `npm run serve` runs it; its output is piped.
+ */
+export function spawnServer(dataDir: string, port: number, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: "info",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
   });
 }
 
@@ -40,20 +52,7 @@ export async function startSite(opts: { dataDir?: string; env?: Record<string, s
   const dataDir = opts.dataDir ?? (await mkdtemp(path.join(tmpdir(), "djsite-")));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: path.resolve(import.meta.dirname, ".."),
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      LOG_LEVEL: "info",
-      ...opts.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnServer(dataDir, port, opts.env);
   let output = "";
   let stdout = "";
   child.stdout!.on("data", (chunk) => {
