@@ -26,6 +26,7 @@ import { mkdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { parseServeScript } from "../scripts/cluster/stack.js";
 import { benchClientAddress } from "./bench-server.js";
 
 const { values } = parseArgs({
@@ -48,18 +49,6 @@ const minutes = Number(values.minutes);
 const port = Number(values.port);
 const base = `http://127.0.0.1:${port}`;
 
-/** `npm run serve`'s command line: leading VAR=value words are its environment. */
-export function serveCommand(script: string): { env: Record<string, string>; command: string; args: string[] } {
-  const words = script.trim().split(/\s+/);
-  const env: Record<string, string> = {};
-  while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
-    const [name, ...rest] = words.shift()!.split("=");
-    env[name!] = rest.join("=");
-  }
-  const [command, ...args] = words;
-  return { env, command: command === "node" ? process.execPath : command!, args };
-}
-
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
@@ -67,7 +56,7 @@ function rssMb(pid: number): number {
 
 async function startServer(dataDir: string): Promise<ChildProcess> {
   const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
-  const { env, command, args } = serveCommand(values.serve ?? pkg.scripts.serve!);
+  const { env, command, args } = parseServeScript(values.serve ?? pkg.scripts.serve!);
   for (const built of ["build/server/index.js", ...args.filter((a) => a.startsWith("build/"))]) {
     if (!existsSync(path.join(root, built))) throw new Error(`${built} missing: run \`npm run build\` first`);
   }

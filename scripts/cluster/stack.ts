@@ -25,10 +25,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `npm run serve`'s command line from package.json: leading VAR=value words are its environment. */
+/** `npm run serve`'s command line from package.json. */
 export function serveCommand(root = ROOT): { env: Record<string, string>; command: string; args: string[] } {
   const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
-  const words = pkg.scripts.serve!.trim().split(/\s+/);
+  return parseServeScript(pkg.scripts.serve!);
+}
+
+/** A package.json script's command line: leading VAR=value words are its environment. */
+export function parseServeScript(script: string): { env: Record<string, string>; command: string; args: string[] } {
+  const words = script.trim().split(/\s+/);
   const env: Record<string, string> = {};
   while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
     const [name, ...rest] = words.shift()!.split("=");
