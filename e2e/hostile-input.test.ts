@@ -118,6 +118,9 @@ describe("visitor cookie on pages", () => {
   });
 });
 
+/** Request ids are UUIDs unless a trusted proxy sent one (ADR 0044). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 describe("a loader's unexpected failure", () => {
   it("is logged at error level with the request id and the stack; the page says only 服务器错误", async () => {
     const services = t.app.services;
@@ -133,7 +136,10 @@ describe("a loader's unexpected failure", () => {
       expect(res.body).not.toContain("secret-internal-detail");
       const [line] = log.errors().filter((l) => l.err?.message?.includes("secret-internal-detail"));
       expect(line).toBeDefined();
-      expect(line.reqId).toMatch(/^req-/);
+      // The id the answer names (header and page, ADR 0044) is the log line's.
+      expect(line.reqId).toMatch(UUID);
+      expect(res.headers["x-request-id"]).toBe(line.reqId);
+      expect(res.body).toContain(`请求编号：${line.reqId}`);
       expect(line.err?.stack).toMatch(/connection to database lost[\s\S]*\n\s+at /);
       // The request's own log lines carry the same id.
       expect(log.lines.some((l) => l.reqId === line.reqId && (l.req as { url?: string } | undefined)?.url === `/sutie/${suiteId}.html`)).toBe(true);
@@ -155,7 +161,8 @@ describe("a loader's unexpected failure", () => {
       expect(res.body).not.toContain("another-secret");
       const lines = log.errors().filter((l) => l.err?.message?.includes("another-secret"));
       expect(lines.length).toBeGreaterThan(0);
-      expect(lines[0].reqId).toMatch(/^req-/);
+      expect(lines[0].reqId).toMatch(UUID);
+      expect(res.body).toContain(`请求编号：${lines[0].reqId}`);
       expect(lines[0].err?.stack).toContain("navigation query failed");
     } finally {
       services.navigation.topNav = original;
