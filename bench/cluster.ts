@@ -26,6 +26,7 @@ import { parseArgs } from "node:util";
 import { startCluster } from "../scripts/cluster/stack.js";
 import { openDatabase } from "../server/db/open.js";
 import { queryRows } from "../server/db/sql.js";
+import { categoryPageCounts } from "./category-pages.js";
 import { benchClientAddress } from "./bench-server.js";
 
 const { values } = parseArgs({
@@ -42,13 +43,7 @@ const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.len
 
 // What to ask: the categories' pages and a sample of suites, read once from the database.
 const database = await openDatabase({ databaseUrl, dataDir: os.tmpdir(), poolMax: 2 });
-const categories = await queryRows<{ diyname: string; pages: number }>(
-  database.db,
-  sql`select c.diyname, ceil(count(i.id) / 10.0)::int as pages
-        from categories c join items i on i.status = 'normal'
-         and i.category_id in (select id from categories x where x.id = c.id or (x.parent_id = c.id and x.enabled))
-       where c.enabled group by c.diyname order by c.diyname`,
-);
+const categories = await categoryPageCounts(database.db);
 const ids = (await queryRows<{ id: number }>(database.db, sql`select id from items where status = 'normal' order by random() limit 200`)).map((r) => r.id);
 const [{ suites }] = await queryRows<{ suites: number }>(database.db, sql`select count(*)::int as suites from items where kind = 'mix'`);
 await database.close();

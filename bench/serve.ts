@@ -31,6 +31,7 @@ import { seedDemoCatalogue } from "../server/db/seed/index.js";
 import { admins, users } from "../server/db/schema/index.js";
 import { sessionService } from "../server/modules/accounts/session-service.js";
 import { queryRows } from "../server/db/sql.js";
+import { categoryPageCounts } from "./category-pages.js";
 import { hashPassword } from "../server/modules/accounts/passwords.js";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
 import { createSourceAdapters, type SourceOverride } from "../server/modules/sources/registry.js";
@@ -107,13 +108,7 @@ await seedDemoCatalogue(database, { media, suites: Number(values.suites), plays:
 const seedMs = Math.round(performance.now() - t0);
 await app.services.charts.rebuildCharts();
 
-const categories = await queryRows<{ diyname: string; pages: number }>(
-  database.db,
-  sql`select c.diyname, ceil(count(i.id) / 10.0)::int as pages
-        from categories c join items i on i.status = 'normal'
-         and i.category_id in (select id from categories x where x.id = c.id or (x.parent_id = c.id and x.enabled))
-       where c.enabled group by c.diyname order by c.diyname`,
-);
+const categories = await categoryPageCounts(database.db);
 const ids = (
   await queryRows<{ id: number }>(database.db, sql`select id from items where status = 'normal' order by random() limit 5000`)
 ).map((r) => r.id);
