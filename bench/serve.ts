@@ -25,6 +25,7 @@
 import { sql } from "drizzle-orm";
 import { parseArgs } from "node:util";
 import { buildApp } from "../server/app.js";
+import { warmRequestPath } from "../server/web/warm-up.js";
 import { loadConfig } from "../server/config.js";
 import { openDatabase } from "../server/db/open.js";
 import { seedDemoCatalogue } from "../server/db/seed/index.js";
@@ -84,6 +85,8 @@ const database = await openDatabase({
   dataDir: config.dataDir,
   pgliteSharedBuffers: config.pgliteSharedBuffers,
   ...(values.pool ? { poolMax: Number(values.pool) } : {}),
+  // As server/main.ts does.
+  openPool: true,
 });
 const external = values.sources
   ? createSourceAdapters({
@@ -143,6 +146,9 @@ if (values.admin) {
   adminToken = await sessionService(database.db).createAdminSession(admin!.id);
 }
 
+// As server/main.ts does before it listens (ADR 0045).
+await app.ready();
+if (values.web) await warmRequestPath(app);
 await app.listen({ host: "127.0.0.1", port: config.port });
 const address = app.server.address();
 const target: BenchTarget = {

@@ -50,6 +50,7 @@ import { suiteAdminRoutes } from "./modules/suite-admin/routes.js";
 import { adminContentRoutes } from "./modules/admin-content/routes.js";
 import { siteSettingsRoutes } from "./modules/site-settings/routes.js";
 import { type AppServices, createServices, type ServiceOptions } from "./services.js";
+import { isWarmUp } from "./web/warm-up.js";
 import { registerWeb } from "./web/index.js";
 import { requestLoadContext } from "./web/request-context.js";
 
@@ -102,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Routes that need more say so (server/http/body-limits.ts, ADR 0043).
     bodyLimit: BODY_LIMITS.default,
     logController: new LogController({
-      disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz",
+      disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz" || isWarmUp(request),
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });

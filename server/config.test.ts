@@ -17,10 +17,21 @@ describe("loadConfig", () => {
     expect(config.dev).toBe(true);
   });
 
-  it("pre-renders 200 suites and every category's first page by default; 0 turns each off; bad values refuse to start", () => {
-    expect(loadConfig({}).prerender).toEqual({ suites: 200, categoryPages: 1 });
-    expect(loadConfig({ PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0" }).prerender).toEqual({ suites: 0, categoryPages: 0 });
-    for (const bad of [{ PRERENDER_SUITES: "-1" }, { PRERENDER_SUITES: "many" }, { PRERENDER_CATEGORY_PAGES: "1.5" }, { PRERENDER_SUITES: "100000" }]) {
+  it("pre-renders 200 suites and every category's first page by default, 1 s of it before listening; 0 turns each off; bad values refuse to start", () => {
+    expect(loadConfig({}).prerender).toEqual({ suites: 200, categoryPages: 1, beforeListenMs: 1000 });
+    expect(loadConfig({ PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0", PRERENDER_BEFORE_LISTEN_MS: "0" }).prerender).toEqual({
+      suites: 0,
+      categoryPages: 0,
+      beforeListenMs: 0,
+    });
+    for (const bad of [
+      { PRERENDER_SUITES: "-1" },
+      { PRERENDER_SUITES: "many" },
+      { PRERENDER_CATEGORY_PAGES: "1.5" },
+      { PRERENDER_SUITES: "100000" },
+      { PRERENDER_BEFORE_LISTEN_MS: "-5" },
+      { PRERENDER_BEFORE_LISTEN_MS: "soon" },
+    ]) {
       expect(() => loadConfig(bad), JSON.stringify(bad)).toThrow(ConfigError);
     }
   });

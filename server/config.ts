@@ -110,6 +110,8 @@ const envSchema = z.object({
   PRERENDER_SUITES: z.coerce.number().int().min(0).max(2000).default(200),
   /** Background pre-render: the first N pages of every category; 0 = none (both 0: no pre-render). */
   PRERENDER_CATEGORY_PAGES: z.coerce.number().int().min(0).max(100).default(1),
+  /** Pre-render: milliseconds of it before the server listens (ADR 0045); the first suite and category page always. */
+  PRERENDER_BEFORE_LISTEN_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** External DJ sites searched and played beside the catalogue (issue 11), e.g. `djuu,172minx,vvvdj`; unset = none. */
   EXTERNAL_SOURCES: z
     .string()
@@ -160,7 +162,7 @@ export interface Config {
   /** PGlite only: milliseconds between VACUUM (ANALYZE) runs, 0 = never. */
   pgliteVacuumIntervalMs: number;
   /** Kept pages rendered in the background after start and changes (0 and 0: none). */
-  prerender: { suites: number; categoryPages: number };
+  prerender: { suites: number; categoryPages: number; beforeListenMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -223,6 +225,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,
     pageCacheMaxBytes: e.PAGE_CACHE_MAX_BYTES,
     pgliteVacuumIntervalMs: e.PGLITE_VACUUM_INTERVAL_MS,
-    prerender: { suites: e.PRERENDER_SUITES, categoryPages: e.PRERENDER_CATEGORY_PAGES },
+    prerender: { suites: e.PRERENDER_SUITES, categoryPages: e.PRERENDER_CATEGORY_PAGES, beforeListenMs: e.PRERENDER_BEFORE_LISTEN_MS },
   };
 }

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/open.js";
+import { warmRequestPath } from "./web/warm-up.js";
 import { lastRequestTracker, schedulePgliteMaintenance } from "./db/pglite-maintenance.js";
 import { startControlSocket } from "./modules/backup/control-socket.js";
 import { ensureAdminAccount, seedDemoCatalogue } from "./db/seed/index.js";
@@ -21,7 +22,8 @@ async function main() {
 
   await mkdir(config.mediaDir, { recursive: true });
   await mkdir(config.uploadsDir, { recursive: true });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, logger });
+  // A server opens its whole PostgreSQL pool at start: the first requests find it ready (ADR 0045).
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, logger, openPool: true });
 
   // Charts are aggregated in the background (at start-up, then every CHARTS_REBUILD_INTERVAL_MS).
   // External sites (EXTERNAL_SOURCES): each with its own bounded outbound client, closed on shutdown.
@@ -56,6 +58,9 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
+  await app.ready();
+  // Kept pages (production): the request path runs a hundred times before the first visitor's (ADR 0045).
+  if (!config.dev && config.pageCacheMaxBytes > 0) logger.debug(await warmRequestPath(app), "request path warmed up");
   await app.listen({ host: config.host, port: config.port });
   // Collection (ADR 0023): this instance runs collect jobs and queues scheduled ones.
   // Sources may also be configured in the database (generic adapters): the runner only takes

@@ -18,7 +18,8 @@ import { buildSearchText, likePattern } from "../modules/search/search-text.js";
 import { UnsupportedDatabaseLocaleError } from "./locale-check.js";
 import { MIGRATIONS_TABLE } from "./migrate.js";
 import { DataDirInUseError } from "./pglite-lock.js";
-import { openDatabase, openPgliteDatabase, PGLITE_SHARED_BUFFERS, pgliteBuffersFor } from "./open.js";
+import { openDatabase, openPgliteDatabase, PGLITE_SHARED_BUFFERS, pgliteBuffersFor, POOL_IDLE_MS } from "./open.js";
+import { poolStatsOf } from "./pool-stats.js";
 import { categories, items } from "./schema/index.js";
 import { queryRows } from "./sql.js";
 import type { DatabaseHandle } from "./types.js";
@@ -165,6 +166,46 @@ describe.runIf(testEngines().includes("postgres"))("PostgreSQL locale guard", ()
     const handle = await createTestDatabase("postgres");
     expect(handle.engine).toBe("postgres");
     await handle.close();
+  });
+});
+
+describe.runIf(testEngines().includes("postgres"))("PostgreSQL pool at a server's start", () => {
+  let name: string;
+  beforeAll(async () => {
+    name = await createEmptyPostgresDatabase();
+  });
+  afterAll(async () => name && dropPostgresDatabase(name));
+
+  it("opens every connection before the first request when asked (openPool), and keeps idle ones for minutes", async () => {
+    const url = withDatabase(testAdminUrl(), name);
+    const connections = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'djsearch'",
+        );
+        return rows[0]!.n;
+      } finally {
+        await client.end();
+      }
+    };
+    const opened = await openDatabase({ databaseUrl: url, dataDir: "unused", poolMax: 5, openPool: true });
+    try {
+      expect(poolStatsOf(opened)!()).toMatchObject({ size: 5, idle: 5, max: 5 });
+      expect(await connections()).toBe(5);
+    } finally {
+      await opened.close();
+    }
+    // Without it (tests, tools) the pool opens connections on demand, as before.
+    const lazy = await openDatabase({ databaseUrl: url, dataDir: "unused", poolMax: 5 });
+    try {
+      expect(poolStatsOf(lazy)!().size).toBeLessThanOrEqual(1);
+    } finally {
+      await lazy.close();
+    }
+    // A burst after a quiet minute finds its connections (pg's default closes them after 10 s).
+    expect(POOL_IDLE_MS).toBeGreaterThanOrEqual(60_000);
   });
 });
 

@@ -21,6 +21,8 @@ export interface OpenDatabaseOptions {
   logger?: DbLogger;
   /** Size of the pg pool (PostgreSQL only). */
   poolMax?: number;
+  /** PostgreSQL only: open every connection of the pool before returning (a server's start; see POOL_IDLE_MS). */
+  openPool?: boolean;
   /** PGlite's shared_buffers (default PGLITE_SHARED_BUFFERS). */
   pgliteSharedBuffers?: string;
 }
@@ -29,7 +31,7 @@ export interface OpenDatabaseOptions {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const logger = options.logger ?? silentLogger;
   if (options.databaseUrl) {
-    return openPostgresDatabase(options.databaseUrl, { logger, poolMax: options.poolMax });
+    return openPostgresDatabase(options.databaseUrl, { logger, poolMax: options.poolMax, openPool: options.openPool });
   }
   const dir = path.resolve(options.dataDir, "db");
   await mkdir(dir, { recursive: true });
@@ -97,11 +99,19 @@ function unopenable(dir: string, err: unknown): Error {
  */
 const OUTAGE_BOUNDS = { connectionTimeoutMillis: 5_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
 
+/**
+ * An idle pooled connection is closed after this long (pg's default is 10 s). A new PostgreSQL
+ * connection costs its fork and authentication, and its first queries load the catalogue
+ * caches of every table they touch: with 10 s, a burst after a quiet moment (50 different
+ * pages at once after a start) paid that for each of the ten connections inside its requests.
+ */
+export const POOL_IDLE_MS = 5 * 60_000;
+
 export async function openPostgresDatabase(
   databaseUrl: string,
-  { logger = silentLogger, poolMax = 10 }: { logger?: DbLogger; poolMax?: number } = {},
+  { logger = silentLogger, poolMax = 10, openPool = false }: { logger?: DbLogger; poolMax?: number; openPool?: boolean } = {},
 ): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolMax, application_name: "djsearch", ...OUTAGE_BOUNDS });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolMax, application_name: "djsearch", idleTimeoutMillis: POOL_IDLE_MS, ...OUTAGE_BOUNDS });
   // An idle client losing its connection emits 'error' on the pool; unhandled it would kill the process.
   pool.on("error", (err) => logger.error({ err: err.message }, "idle PostgreSQL connection failed"));
   // A connection lost while checked out (a transaction's, between two statements) emits
@@ -123,6 +133,7 @@ export async function openPostgresDatabase(
     await pool.end();
     throw err;
   }
+  if (openPool) await openEveryConnection(pool, poolMax);
   logger.info({ engine: "postgres" }, "database ready");
   const db: AppDatabase = drizzleNodePg({ client: pool, schema });
   return {
@@ -133,6 +144,27 @@ export async function openPostgresDatabase(
   };
 }
 
+/**
+ * Opens the pool's connections at once (queries in parallel make the pool open one each), each
+ * planning a read of the tables every page joins: the first requests after a start find them
+ * ready instead of opening them (ADR 0045). A failure here is no failure of the start: the
+ * pool opens connections on demand as before.
+ */
+async function openEveryConnection(pool: pg.Pool, count: number): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect().catch(() => undefined)));
+  await Promise.all(
+    clients.map(async (client) => {
+      if (!client) return;
+      try {
+        await client.query("explain select 1 from items i join source_sites s on s.code = i.source_site left join categories c on c.id = i.category_id where i.id = 0");
+      } catch {
+        // (the connection is open all the same; the first request plans the tables itself)
+      } finally {
+        client.release();
+      }
+    }),
+  );
+}
 
 /**
  * PGlite's buffer pool by default (ADR 0037; PGLITE_SHARED_BUFFERS). PGlite's own, 128 MB, lives

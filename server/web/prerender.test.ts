@@ -99,6 +99,27 @@ describe.each(testEngines())("background pre-render on %s", (engine) => {
     expect(kept(`site:${(await t.app.services.charts.mostPlayed(1))[0]}`)).toBe(false);
   });
 
+  it("renders the list before the app is ready (before listening) for PRERENDER_BEFORE_LISTEN_MS; with 0 only the first suite and category page", async () => {
+    const pages = await expected();
+    const keptBy = (other: TestApp, key: string) => ["pages", "pages-until-changed"].some((name) => other.app.services.caches.get(name)!.peek(key) !== undefined);
+    const env = { PRERENDER_SUITES: String(SUITES), PRERENDER_CATEGORY_PAGES: String(CATEGORY_PAGES) };
+    // Another app on the same (seeded) database: its start finds the list.
+    const patient = await createTestApp(engine, { web: true, database: t.database, env: { ...env, PRERENDER_BEFORE_LISTEN_MS: "60000" } });
+    try {
+      for (const [url, key] of pages) expect(keptBy(patient, key!), url).toBe(true);
+    } finally {
+      await patient.close();
+    }
+    const hasty = await createTestApp(engine, { web: true, database: t.database, env: { ...env, PRERENDER_BEFORE_LISTEN_MS: "0" } });
+    try {
+      const keptNow = pages.filter(([, key]) => keptBy(hasty, key!)).map(([url]) => url!);
+      expect(keptNow.filter((url) => url.startsWith("/sutie/"))).toEqual([pages[0]![0]]);
+      expect(keptNow.filter((url) => url.startsWith("/sort/"))).toHaveLength(1);
+    } finally {
+      await hasty.close();
+    }
+  });
+
   it("renders them again after a change event dropped them, before anyone asks", async () => {
     await t.app.pagePrerender!.idle();
     const pages = await expected();

@@ -11,6 +11,12 @@ export interface PrerenderOptions {
   suites: number;
   /** The first pages of every enabled category (default order). */
   categoryPages: number;
+  /**
+   * Milliseconds the start goes on rendering that list before the server listens (at least the
+   * first suite and the first category page): a process's renders get cheaper as its code is
+   * compiled, and a burst of pages right after the start meets compiled code (ADR 0045).
+   */
+  beforeListenMs: number;
 }
 
 /**
@@ -124,20 +130,25 @@ export function backgroundPrerender({
 
   return {
     /**
-     * When the app is ready: renders the first suite and the first category page of the list
-     * before it resolves (before listening, as the warm pages: a process's first render of a
-     * kind also compiles its code, which then serves every other page of that kind), then starts
-     * the first pass in the background.
+     * When the app is ready: renders the list's pages before it resolves (before listening) for
+     * `beforeListenMs`, at least the first suite and the first category page (a process's first
+     * renders of a kind also compile its code, which then serves every other page of that kind),
+     * then starts the first pass in the background for the rest.
      */
     async start() {
       if (!enabled || started) return;
       started = true;
+      const began = performance.now();
       try {
         const list = await targets();
-        for (const kind of ["suite", "category"] as const) {
-          const first = list.find((t) => t.kind === kind);
-          if (first && !stopped) await cache.prerender(first, log);
+        const firsts = new Set((["suite", "category"] as const).map((kind) => list.find((t) => t.kind === kind)));
+        let rendered = 0;
+        for (const target of list) {
+          if (stopped) break;
+          if (performance.now() - began >= options.beforeListenMs && !firsts.has(target)) continue;
+          if ((await cache.prerender(target, log)) === "rendered") rendered++;
         }
+        log.debug({ rendered, ms: Math.round(performance.now() - began) }, "pages pre-rendered before listening");
       } catch (err) {
         log.warn({ err }, "first pages not pre-rendered");
       }

@@ -1,3 +1,4 @@
+import { isWarmUp } from "../../web/warm-up.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Histogram, type Registry } from "prom-client";
 
@@ -72,6 +73,8 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry) {
   const children = new Map<string, Child>();
 
   app.addHook("onResponse", (request, reply, done) => {
+    // The server's own requests before it listens (ADR 0045) are nobody's.
+    if (isWarmUp(request)) return done();
     const route = routeLabel(request);
     const method = METHODS.has(request.method) ? request.method : "other";
     const status = STATUS_CLASSES[Math.floor(reply.statusCode / 100) - 1] ?? "other";
