@@ -49,6 +49,13 @@ const minutes = Number(values.minutes);
 const port = Number(values.port);
 const base = `http://127.0.0.1:${port}`;
 
+/** CPU seconds the process has used (user + system), from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
@@ -147,6 +154,7 @@ async function main() {
     console.log(`idle RSS ${idle.toFixed(0)} MB (budget ${IDLE_BUDGET_MB} MB): ${idle <= IDLE_BUDGET_MB ? "met" : "NOT met"}; load ${os.loadavg()[0].toFixed(2)}`);
 
     const samples: { t: number; rss: number }[] = [{ t: 0, rss: idle }];
+    const cpuBefore = cpuSeconds(pid);
     const perMinute: Minute[] = [];
     const t0 = Date.now();
     const minuteOf = () => Math.min(minutes - 1, Math.floor((Date.now() - t0) / 60_000));
@@ -174,6 +182,7 @@ async function main() {
     });
     const result = await finished;
     clearInterval(sampler);
+    const cpuPerRequest = ((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total;
     samples.push({ t: Math.round((Date.now() - t0) / 1000), rss: rssMb(pid) });
 
     console.log("\nRSS (MB) every", values.sample, "s:");
@@ -200,7 +209,7 @@ async function main() {
     const half = samples.filter((x) => x.t >= (minutes * 60) / 2)[0] ?? last;
     console.log(`second half (from ${half.t} s): ${(((last.rss - half.rss) / half.rss) * 100).toFixed(1)}%`);
     console.log(
-      `${result.requests.total} requests, ${Math.round(result.requests.average)} req/s average, errors ${result.errors}, timeouts ${result.timeouts}; ${values.connections} connections, ${os.cpus().length} cores, load now ${os.loadavg()[0].toFixed(2)}`,
+      `${result.requests.total} requests, ${Math.round(result.requests.average)} req/s average, server CPU ${Math.round(cpuPerRequest)} µs a request (all its threads), errors ${result.errors}, timeouts ${result.timeouts}; ${values.connections} connections, ${os.cpus().length} cores, load now ${os.loadavg()[0].toFixed(2)}`,
     );
   } finally {
     server.kill("SIGTERM");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VIEW_ENTRY_OVERHEAD, viewLedger } from "./view-ledger.js";
+import { VIEW_ENTRY_BYTES, viewKey, viewLedger } from "./view-ledger.js";
 
 describe("viewLedger", () => {
   it("counts a visitor's view of an item once a day, and again the next day", () => {
@@ -17,7 +17,7 @@ describe("viewLedger", () => {
   });
 
   it("keeps at most maxBytes of views, forgetting the oldest first", () => {
-    const perView = "1|v".length + VIEW_ENTRY_OVERHEAD;
+    const perView = VIEW_ENTRY_BYTES;
     const ledger = viewLedger(3 * perView);
     for (const id of [1, 2, 3]) ledger.firstToday(id, "v", "2026-11-22");
     expect(ledger.bytes).toBe(3 * perView);
@@ -28,7 +28,7 @@ describe("viewLedger", () => {
   });
 
   it("forgets the day before's views before today's, and a dropped day's bytes", () => {
-    const perView = "1|v".length + VIEW_ENTRY_OVERHEAD;
+    const perView = VIEW_ENTRY_BYTES;
     const ledger = viewLedger(3 * perView);
     ledger.firstToday(1, "v", "2026-11-22");
     ledger.firstToday(2, "v", "2026-11-22");
@@ -39,6 +39,24 @@ describe("viewLedger", () => {
     expect(ledger.bytes).toBe(3 * perView);
     ledger.firstToday(3, "v", "2026-11-24"); // the 22nd is dropped whole
     expect(ledger.bytes).toBe(3 * perView);
+  });
+
+  it("tells 200,000 views of one day apart (visitors alike but for a character, items alike but for one)", () => {
+    const ledger = viewLedger(200_000 * VIEW_ENTRY_BYTES);
+    const keys = new Set<number>();
+    let firsts = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const visitor = `v${i.toString(36).padStart(8, "0")}`;
+      for (const item of [i % 1000, (i % 1000) + 1]) {
+        if (ledger.firstToday(item, visitor, "2026-11-22")) firsts++;
+        keys.add(viewKey(item, visitor));
+      }
+    }
+    expect(firsts).toBe(200_000);
+    expect(keys.size).toBe(200_000);
+    expect(ledger.firstToday(0, "v00000000", "2026-11-22")).toBe(false);
+    // A key is a whole number a Set keeps as a number, within 53 bits.
+    expect(Number.isSafeInteger(viewKey(123, "x"))).toBe(true);
   });
 
   it("stays within its bytes under many visitors", () => {
