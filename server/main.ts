@@ -70,6 +70,12 @@ async function main() {
   // across instances (the lease holder: instances share DATA_DIR/uploads, ADR 0040).
   const sweep = () => sweepOrphanUploads({ db: database.db, uploadsDir: config.uploadsDir, logger });
   scheduleOrphanSweeps(onlyOnLeader(app.services.leader, sweep), config.uploadSweepIntervalMs, logger);
+  // Expired login sessions, as often and on the same instance (lookups ignore them; the rows stayed).
+  const expiredSessions = async () => {
+    const deleted = await app.services.sessions.deleteExpired();
+    if (deleted > 0) logger.info({ deleted }, "expired sessions deleted");
+  };
+  scheduleOrphanSweeps(onlyOnLeader(app.services.leader, expiredSessions), config.uploadSweepIntervalMs, logger, "expired-session sweep");
   logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNotNull, lte, ne } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { admins, sessions, users } from "../../db/schema/index.js";
 
@@ -47,6 +47,12 @@ export function sessionRepo(db: AppDatabase) {
     async deleteByTokenHash(tokenHash: string, owner: "user" | "admin"): Promise<void> {
       const ownerColumn = owner === "user" ? sessions.userId : sessions.adminId;
       await db.delete(sessions).where(and(eq(sessions.tokenHash, tokenHash), isNotNull(ownerColumn)));
+    },
+
+    /** Deletes sessions that expired at `now` or before (every lookup ignores them already); how many. */
+    async deleteExpired(now: Date): Promise<number> {
+      const gone = await db.delete(sessions).where(lte(sessions.expiresAt, now)).returning({ id: sessions.id });
+      return gone.length;
     },
 
     /** Ends every session of a member, except the one whose hash is given (the caller's own). */

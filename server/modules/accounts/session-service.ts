@@ -87,6 +87,12 @@ export function sessionService(db: AppDatabase, now: () => Date = () => new Date
     async logoutAdmin(token: string | undefined): Promise<void> {
       if (token) await repo.deleteByTokenHash(hashToken(token), "admin");
     },
+
+    /**
+     * Deletes expired sessions, of members and admins alike (a session nobody logs out of stays a
+     * row until then): run by the leader lease's holder now and then (server/main.ts).
+     */
+    deleteExpired: (): Promise<number> => repo.deleteExpired(now()),
   };
 }
 

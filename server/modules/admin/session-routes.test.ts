@@ -5,7 +5,7 @@ import type { DatabaseHandle } from "../../db/open.js";
 import { admins, sessions, users } from "../../db/schema/index.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
-import { ADMIN_SESSION_TTL_MS, hashToken, sessionService } from "../accounts/session-service.js";
+import { ADMIN_SESSION_TTL_MS, hashToken, sessionService, USER_SESSION_TTL_MS } from "../accounts/session-service.js";
 
 describe.each(testEngines())("admin session check and logout on %s", (engine) => {
   let testApp: TestApp;
@@ -69,6 +69,26 @@ describe.each(testEngines())("admin session check and logout on %s", (engine) =>
     const out = await app.inject({ method: "POST", url: "/api/user/logout", headers: bearer(token) });
     expect(out.json()).toMatchObject({ code: 1, msg: "退出成功" });
     expect((await check(bearer(token))).statusCode).toBe(200);
+  });
+
+  it("deletes expired sessions of members and admins, and only those (the lease holder's sweep)", async () => {
+    const live = { admin: await sessionService(database.db).createAdminSession(adminId), member: await sessionService(database.db).createUserSession(userId) };
+    const rows = async () => (await database.db.select({ hash: sessions.tokenHash }).from(sessions)).map((r) => r.hash);
+    const before = await rows();
+    // A day and a minute on, the admin sessions have expired; the members' (30 days) have not.
+    const later = sessionService(database.db, () => new Date(Date.now() + ADMIN_SESSION_TTL_MS + 60_000));
+    const adminSessions = (await database.db.select().from(sessions).where(eq(sessions.adminId, adminId))).length;
+    expect(await later.deleteExpired()).toBe(adminSessions);
+    const left = await rows();
+    expect(left).toContain(hashToken(live.member));
+    expect(left).not.toContain(hashToken(live.admin));
+    expect(left).toHaveLength(before.length - adminSessions);
+    expect((await check(bearer(live.admin))).statusCode).toBe(401);
+    // Past the members' 30 days, theirs go too; a second sweep finds nothing.
+    const muchLater = sessionService(database.db, () => new Date(Date.now() + USER_SESSION_TTL_MS + 60_000));
+    expect(await muchLater.deleteExpired()).toBe(left.length);
+    expect(await muchLater.deleteExpired()).toBe(0);
+    expect(await rows()).toEqual([]);
   });
 
   it("documents both calls in OpenAPI, with the bearer token", async () => {

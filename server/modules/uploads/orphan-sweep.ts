@@ -65,10 +65,13 @@ export async function sweepOrphanUploads({
   return { removed, kept };
 }
 
-/** Sweeps every `intervalMs` (0 = never), first a minute after start; timers never hold the process. */
-export function scheduleOrphanSweeps(run: () => Promise<unknown>, intervalMs: number, logger: Pick<DbLogger, "warn">): () => void {
+/**
+ * Sweeps every `intervalMs` (0 = never), first a minute after start; timers never hold the
+ * process. `what` names the sweep in the warning a failure logs.
+ */
+export function scheduleOrphanSweeps(run: () => Promise<unknown>, intervalMs: number, logger: Pick<DbLogger, "warn">, what = "upload sweep"): () => void {
   if (intervalMs <= 0) return () => {};
-  const sweep = () => void run().catch((err) => logger.warn({ err }, "upload sweep failed"));
+  const sweep = () => void run().catch((err) => logger.warn({ err }, `${what} failed`));
   const first = setTimeout(sweep, 60_000);
   const every = setInterval(sweep, intervalMs);
   first.unref();
