@@ -12,7 +12,8 @@ import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 import { gracefulShutdown } from "./http/graceful-shutdown.js";
 import { onlyOnLeader } from "./lib/leases.js";
 import { createSourceAdapters } from "./modules/sources/registry.js";
-import { scheduleOrphanSweeps, sweepOrphanUploads } from "./modules/uploads/orphan-sweep.js";
+import { sweepOrphanUploads } from "./modules/uploads/orphan-sweep.js";
+import { scheduleSweeps } from "./lib/sweeps.js";
 
 /** config -> database -> demo data -> app -> listen; SIGTERM shuts down gracefully (graceful-shutdown.ts). */
 async function main() {
@@ -69,13 +70,13 @@ async function main() {
   // Uploaded files that no suite or block names (a form never saved), older than a day; once
   // across instances (the lease holder: instances share DATA_DIR/uploads, ADR 0040).
   const sweep = () => sweepOrphanUploads({ db: database.db, uploadsDir: config.uploadsDir, logger });
-  scheduleOrphanSweeps(onlyOnLeader(app.services.leader, sweep), config.uploadSweepIntervalMs, logger);
+  scheduleSweeps("upload sweep", onlyOnLeader(app.services.leader, sweep), config.uploadSweepIntervalMs, logger);
   // Expired login sessions, as often and on the same instance (lookups ignore them; the rows stayed).
   const expiredSessions = async () => {
     const deleted = await app.services.sessions.deleteExpired();
     if (deleted > 0) logger.info({ deleted }, "expired sessions deleted");
   };
-  scheduleOrphanSweeps(onlyOnLeader(app.services.leader, expiredSessions), config.uploadSweepIntervalMs, logger, "expired-session sweep");
+  scheduleSweeps("expired-session sweep", onlyOnLeader(app.services.leader, expiredSessions), config.uploadSweepIntervalMs, logger);
   logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
 }
 

@@ -194,6 +194,8 @@ describe.runIf(testEngines().includes("postgres"))("PostgreSQL pool at a server'
     try {
       expect(poolStatsOf(opened)!()).toMatchObject({ size: 5, idle: 5, max: 5 });
       expect(await connections()).toBe(5);
+      // Idle connections stay POOL_IDLE_MS (Drizzle keeps node-postgres's pool as `$client`).
+      expect((opened.db as unknown as { $client: pg.Pool }).$client.options.idleTimeoutMillis).toBe(POOL_IDLE_MS);
     } finally {
       await opened.close();
     }

@@ -49,12 +49,12 @@ describe.each(testEngines())("background pre-render on %s", (engine) => {
   let t: TestApp;
   let counter: { renders: number };
   const hold = { gate: Promise.resolve() };
-  const caches = () => ["pages", "pages-until-changed"].map((name) => t.app.services.caches.get(name)!);
+  const caches = (app = t) => ["pages", "pages-until-changed"].map((name) => app.app.services.caches.get(name)!);
   const stats = () => {
     const [a, b] = caches().map((c) => c.stats());
     return { hits: a!.hits + b!.hits, misses: a!.misses + b!.misses };
   };
-  const kept = (key: string) => caches().some((c) => c.peek(key) !== undefined);
+  const kept = (key: string, app = t) => caches(app).some((c) => c.peek(key) !== undefined);
   const get = async (url: string) => {
     const res = await t.app.inject({ url, headers: { "accept-encoding": "gzip" } });
     return { res, html: res.headers["content-encoding"] === "gzip" ? gunzipSync(res.rawPayload).toString() : res.body };
@@ -101,18 +101,17 @@ describe.each(testEngines())("background pre-render on %s", (engine) => {
 
   it("renders the list before the app is ready (before listening) for PRERENDER_BEFORE_LISTEN_MS; with 0 only the first suite and category page", async () => {
     const pages = await expected();
-    const keptBy = (other: TestApp, key: string) => ["pages", "pages-until-changed"].some((name) => other.app.services.caches.get(name)!.peek(key) !== undefined);
     const env = { PRERENDER_SUITES: String(SUITES), PRERENDER_CATEGORY_PAGES: String(CATEGORY_PAGES) };
     // Another app on the same (seeded) database: its start finds the list.
     const patient = await createTestApp(engine, { web: true, database: t.database, env: { ...env, PRERENDER_BEFORE_LISTEN_MS: "60000" } });
     try {
-      for (const [url, key] of pages) expect(keptBy(patient, key!), url).toBe(true);
+      for (const [url, key] of pages) expect(kept(key!, patient), url).toBe(true);
     } finally {
       await patient.close();
     }
     const hasty = await createTestApp(engine, { web: true, database: t.database, env: { ...env, PRERENDER_BEFORE_LISTEN_MS: "0" } });
     try {
-      const keptNow = pages.filter(([, key]) => keptBy(hasty, key!)).map(([url]) => url!);
+      const keptNow = pages.filter(([, key]) => kept(key!, hasty)).map(([url]) => url!);
       expect(keptNow.filter((url) => url.startsWith("/sutie/"))).toEqual([pages[0]![0]]);
       expect(keptNow.filter((url) => url.startsWith("/sort/"))).toHaveLength(1);
     } finally {

@@ -64,20 +64,3 @@ export async function sweepOrphanUploads({
   if (removed.length > 0) logger?.info({ removed: removed.length, kept }, "unused uploads removed");
   return { removed, kept };
 }
-
-/**
- * Sweeps every `intervalMs` (0 = never), first a minute after start; timers never hold the
- * process. `what` names the sweep in the warning a failure logs.
- */
-export function scheduleOrphanSweeps(run: () => Promise<unknown>, intervalMs: number, logger: Pick<DbLogger, "warn">, what = "upload sweep"): () => void {
-  if (intervalMs <= 0) return () => {};
-  const sweep = () => void run().catch((err) => logger.warn({ err }, `${what} failed`));
-  const first = setTimeout(sweep, 60_000);
-  const every = setInterval(sweep, intervalMs);
-  first.unref();
-  every.unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(every);
-  };
-}
