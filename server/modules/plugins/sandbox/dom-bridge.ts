@@ -1,0 +1,124 @@
+import * as cheerio from "cheerio";
+import type { AnyNode, Element } from "domhandler";
+
+/**
+ * The host side of the sandbox's cheerio (guest/cheerio.js): documents parsed by the real
+ * cheerio in the worker, their nodes named by numbers. A plugin instance keeps at most
+ * MAX_DOCUMENTS documents (the oldest is dropped) and a bounded number of named nodes, so a
+ * plugin cannot grow the worker's heap without limit through it.
+ */
+
+const MAX_DOCUMENTS = 16;
+const MAX_NODES_PER_DOCUMENT = 200_000;
+export const MAX_HTML_CHARS = 8 * 1024 * 1024;
+
+interface Document {
+  $: cheerio.CheerioAPI;
+  nodes: AnyNode[];
+  ids: Map<AnyNode, number>;
+}
+
+type Walk = "find" | "children" | "contents" | "parent" | "parents" | "closest" | "next" | "prev" | "nextAll" | "prevAll" | "siblings" | "not" | "has" | "filter";
+const WALKS = new Set<Walk>(["find", "children", "contents", "parent", "parents", "closest", "next", "prev", "nextAll", "prevAll", "siblings", "not", "has", "filter"]);
+
+export class DomBridge {
+  private readonly documents = new Map<number, Document>();
+  private nextDocument = 1;
+
+  private document(id: unknown): Document {
+    const doc = this.documents.get(Number(id));
+    if (!doc) throw new Error("document no longer available (documents are kept for the plugin's recent calls only)");
+    return doc;
+  }
+
+  private idOf(doc: Document, node: AnyNode): number {
+    let id = doc.ids.get(node);
+    if (id === undefined) {
+      if (doc.nodes.length >= MAX_NODES_PER_DOCUMENT) throw new Error("too many nodes selected in one document");
+      id = doc.nodes.length;
+      doc.nodes.push(node);
+      doc.ids.set(node, id);
+    }
+    return id;
+  }
+
+  private nodesOf(doc: Document, ids: unknown): AnyNode[] {
+    if (!Array.isArray(ids)) throw new Error("ids must be an array");
+    return ids.map((id) => {
+      const node = doc.nodes[Number(id)];
+      if (!node) throw new Error("unknown node");
+      return node;
+    });
+  }
+
+  /** One operation of guest/cheerio.js; its answer is JSON-safe. */
+  run(payload: Record<string, unknown>): unknown {
+    switch (payload.op) {
+      case "load": {
+        const html = String(payload.html ?? "");
+        if (html.length > MAX_HTML_CHARS) throw new Error(`document over ${MAX_HTML_CHARS} characters`);
+        const $ = cheerio.load(html, payload.xml ? { xml: true } : undefined);
+        const id = this.nextDocument++;
+        this.documents.set(id, { $, nodes: [], ids: new Map() });
+        if (this.documents.size > MAX_DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
+        return id;
+      }
+      case "root": {
+        const doc = this.document(payload.doc);
+        return this.idOf(doc, doc.$.root()[0]!);
+      }
+      case "walk": {
+        const doc = this.document(payload.doc);
+        const walk = payload.walk as Walk;
+        if (!WALKS.has(walk)) throw new Error("unknown walk");
+        const arg = payload.arg === null || payload.arg === undefined ? undefined : String(payload.arg);
+        const selection = doc.$(this.nodesOf(doc, payload.ids));
+        const walked = (selection[walk] as (selector?: string) => cheerio.Cheerio<AnyNode>).call(selection, arg as string);
+        return walked.toArray().map((node) => this.idOf(doc, node));
+      }
+      case "is": {
+        const doc = this.document(payload.doc);
+        return doc.$(this.nodesOf(doc, payload.ids)).is(String(payload.arg));
+      }
+      case "text": {
+        const doc = this.document(payload.doc);
+        return doc.$(this.nodesOf(doc, payload.ids)).text();
+      }
+      case "html": {
+        const doc = this.document(payload.doc);
+        const selection = doc.$(this.nodesOf(doc, payload.ids));
+        return payload.inner ? (selection.html() ?? "") : doc.$.html(selection);
+      }
+      case "index": {
+        const doc = this.document(payload.doc);
+        return doc.$(this.nodesOf(doc, [payload.id])).index();
+      }
+      case "node": {
+        const doc = this.document(payload.doc);
+        const [node] = this.nodesOf(doc, [payload.id]);
+        return this.describe(doc, node!);
+      }
+      default:
+        throw new Error("unknown dom operation");
+    }
+  }
+
+  private describe(doc: Document, node: AnyNode) {
+    const element = node as Element;
+    const ref = (n: AnyNode | null | undefined) => (n ? this.idOf(doc, n) : null);
+    return {
+      type: node.type,
+      name: "name" in element ? element.name : undefined,
+      attribs: "attribs" in element ? { ...element.attribs } : undefined,
+      data: "data" in node ? (node as { data: string }).data : undefined,
+      children: "children" in element ? element.children.map((c) => this.idOf(doc, c)) : [],
+      parent: ref(node.parent),
+      prev: ref(node.prev),
+      next: ref(node.next),
+    };
+  }
+
+  clear(): void {
+    this.documents.clear();
+  }
+}

@@ -1,0 +1,171 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PluginCallError, PluginSandbox } from "./host.js";
+import type { FetchAnswer, GuestFetchRequest } from "./protocol.js";
+
+/**
+ * The sandbox's limits, one misbehaviour at a time (issue 21, point 5). Each hostile plugin
+ * would hang the test, exhaust the worker or reach the host without the limit it meets here.
+ */
+
+const violations: { instance: string; kind: string }[] = [];
+const requests: GuestFetchRequest[] = [];
+let sandbox: PluginSandbox;
+
+const plugin = (methods: string) => `module.exports = { platform: "hostile", version: "0.0.1", ${methods} };`;
+
+async function failureOf(promise: Promise<unknown>): Promise<PluginCallError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof PluginCallError) return err;
+    throw err;
+  }
+  throw new Error("expected the call to fail");
+}
+
+beforeAll(() => {
+  sandbox = new PluginSandbox({
+    workers: 2,
+    limits: { callCpuMs: 500, loadCpuMs: 300, callTimeoutMs: 1_500, memoryBytes: 16 * 1024 * 1024 },
+    async fetch(_instance, request): Promise<FetchAnswer> {
+      requests.push(request);
+      return { meta: { status: 200, url: request.url, headers: { "content-type": "text/plain" } }, text: "fine" };
+    },
+    onViolation: (instance, kind) => violations.push({ instance, kind }),
+  });
+});
+afterAll(() => sandbox.close());
+
+describe("plugin sandbox", () => {
+  it("stops an endless loop at its CPU time, keeps the server's event loop free, and the next call meets a fresh engine", async () => {
+    await sandbox.load("loop", plugin(`search() { for (;;) {} }, ping() { return "pong"; }`));
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const started = performance.now();
+    const failure = await failureOf(sandbox.call("loop", "search", ["x", 1, "music"]));
+    delay.disable();
+    expect(failure.kind).toBe("cpu");
+    expect(performance.now() - started).toBeLessThan(1_400);
+    expect(delay.percentile(99) / 1e6).toBeLessThan(50);
+    expect(violations).toContainEqual({ instance: "loop", kind: "cpu" });
+    expect(await sandbox.call("loop", "ping", [])).toBe("pong");
+  });
+
+  it("stops a loop hidden in a timer's callback", async () => {
+    await sandbox.load("timer-loop", plugin(`search() { setTimeout(() => { for (;;) {} }, 1); return { isEnd: true, data: [] }; }, ping() { return "pong"; }`));
+    await sandbox.call("timer-loop", "search", []);
+    await expect.poll(() => violations.some((v) => v.instance === "timer-loop" && v.kind === "cpu"), { timeout: 3_000 }).toBe(true);
+    expect(await sandbox.call("timer-loop", "ping", [])).toBe("pong");
+  });
+
+  it("stops a memory bomb at the plugin's heap limit", async () => {
+    await sandbox.load("bomb", plugin(`search() { const b = []; for (;;) b.push([b.length, "y" + b.length, { z: 1 }]); }, ping() { return "pong"; }`));
+    const failure = await failureOf(sandbox.call("bomb", "search", []));
+    expect(failure.kind).toBe("memory");
+    expect(await sandbox.call("bomb", "ping", [])).toBe("pong");
+  });
+
+  it("stops runaway recursion at the stack limit", async () => {
+    await sandbox.load("deep", plugin(`search() { const f = (n) => f(n + 1) + 1; return f(0); }`));
+    expect((await failureOf(sandbox.call("deep", "search", []))).kind).toBe("memory");
+  });
+
+  it("gives no file system, process or native module: require knows only the plugin libraries", async () => {
+    await sandbox.load(
+      "escape",
+      plugin(`
+        async search() {
+          const tried = {};
+          for (const name of ["fs", "node:fs", "child_process", "worker_threads", "module", "net", "http", "vm", "process"]) {
+            try { require(name); tried[name] = "loaded"; } catch (e) { tried[name] = String(e.message).slice(0, 30); }
+          }
+          return tried;
+        },
+      `),
+    );
+    const tried = (await sandbox.call("escape", "search", [])) as Record<string, string>;
+    for (const outcome of Object.values(tried)) expect(outcome).toMatch(/^Cannot find module/u);
+  });
+
+  it("cannot reach the host's process or globals through prototype tricks", async () => {
+    await sandbox.load(
+      "proto",
+      plugin(`
+        async search() {
+          const probes = {
+            ctorProcess: (() => { try { return typeof ({}).constructor.constructor("return typeof process === 'undefined' ? undefined : process")(); } catch (e) { return "threw"; } })(),
+            asyncCtor: await (async () => { try { return typeof (await (async () => {}).constructor("return globalThis.process")()); } catch (e) { return "threw"; } })(),
+            globalKeys: Object.getOwnPropertyNames(globalThis).filter((k) => /^(process|__host|require_|module|Deno|Bun|global)$/.test(k)),
+            hostGone: typeof globalThis.__host,
+            fnThis: typeof Function("return this")().process,
+            bufferProto: typeof Buffer.prototype.constructor.constructor("return this")().process,
+            errorStack: (() => { try { null.x; } catch (e) { return String(e.stack).includes("/work/") || String(e.stack).includes("node:"); } })(),
+          };
+          return probes;
+        },
+      `),
+    );
+    const probes = (await sandbox.call("proto", "search", [])) as Record<string, unknown>;
+    expect(probes).toEqual({ ctorProcess: "undefined", asyncCtor: "undefined", globalKeys: [], hostGone: "undefined", fnThis: "undefined", bufferProto: "undefined", errorStack: false });
+  });
+
+  it("turns thrown non-errors into failures of the call", async () => {
+    await sandbox.load(
+      "throwers",
+      plugin(`
+        str() { throw "just a string"; },
+        nul() { throw null; },
+        obj() { throw { code: 42 }; },
+        nasty() { throw { get message() { throw new Error("no"); }, toString() { throw new Error("no"); }, toJSON() { throw new Error("no"); } }; },
+        rejects() { return Promise.reject(undefined); },
+        cyclic() { const a = {}; a.self = a; return a; },
+      `),
+    );
+    expect(await failureOf(sandbox.call("throwers", "str", []))).toMatchObject({ kind: "plugin", message: "just a string" });
+    expect(await failureOf(sandbox.call("throwers", "nul", []))).toMatchObject({ kind: "plugin", message: "null" });
+    expect(await failureOf(sandbox.call("throwers", "obj", []))).toMatchObject({ kind: "plugin", message: '{"code":42}' });
+    expect((await failureOf(sandbox.call("throwers", "nasty", []))).kind).toBe("plugin");
+    expect((await failureOf(sandbox.call("throwers", "rejects", []))).kind).toBe("plugin");
+    expect((await failureOf(sandbox.call("throwers", "cyclic", []))).kind).toBe("plugin");
+    expect((await failureOf(sandbox.call("throwers", "absent", []))).kind).toBe("missing");
+  });
+
+  it("gives up on a call that never resolves, and the other plugins go on", async () => {
+    await sandbox.load("never", plugin(`search() { return new Promise(() => {}); }`));
+    await sandbox.load("neighbour", plugin(`search() { return "here"; }`));
+    const started = performance.now();
+    const failure = await failureOf(sandbox.call("never", "search", [], { timeoutMs: 400 }));
+    expect(failure.kind).toBe("timeout");
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(violations).toContainEqual({ instance: "never", kind: "timeout" });
+    expect(await sandbox.call("neighbour", "search", [])).toBe("here");
+  });
+
+  it("replaces a worker stuck inside one long built-in call, and its plugins load again", async () => {
+    // One C-level call (no interrupt checks inside) can outlast the CPU limit: the watchdog acts.
+    await sandbox.load("stuck", plugin(`search() { const a = []; for (;;) a.push(new Array(100000).fill(a.length)); }, ping() { return "pong"; }`));
+    const failure = await failureOf(sandbox.call("stuck", "search", [], { timeoutMs: 300 }));
+    expect(failure.kind).toBe("timeout");
+    expect(await sandbox.call("stuck", "ping", [])).toBe("pong");
+  });
+
+  it("refuses code that does not load, naming why", async () => {
+    expect((await failureOf(sandbox.load("broken", "module.exports = {"))).kind).toBe("plugin");
+    expect((await failureOf(sandbox.load("load-loop", "for(;;){}"))).kind).toBe("cpu");
+  });
+
+  it("sends a plugin's requests only to the host's fetch", async () => {
+    await sandbox.load("net", plugin(`async search() { const r = await require("axios").get("http://example.com/x", { params: { q: "夜店" } }); return r.data; }`));
+    expect(await sandbox.call("net", "search", [])).toBe("fine");
+    expect(requests.at(-1)).toMatchObject({ url: "http://example.com/x?q=%E5%A4%9C%E5%BA%97", method: "GET" });
+  });
+
+  it("keeps a loaded plugin's QuickJS heap small", async () => {
+    await sandbox.load("libs", plugin(`search() { require("crypto-js"); require("cheerio"); require("axios"); require("dayjs"); require("qs"); require("he"); require("big-integer"); return 1; }`));
+    await sandbox.call("libs", "search", []);
+    const memory = await sandbox.memory();
+    expect(memory.libs).toBeGreaterThan(100_000);
+    expect(memory.libs).toBeLessThan(32 * 1024 * 1024);
+  });
+});

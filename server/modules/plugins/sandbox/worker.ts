@@ -1,0 +1,121 @@
+import { parentPort } from "node:worker_threads";
+import { PluginInstance, SandboxFailure } from "./instance.js";
+import type { FetchAnswer, FromWorker, GuestFetchRequest, SandboxLimits, ToWorker } from "./protocol.js";
+
+/**
+ * A sandbox worker thread (issue 21): holds plugin instances (each its own QuickJS engine) and
+ * runs their calls off the server's event loop. It has no network of its own use: a plugin's
+ * requests go to the server as `fetch` messages and come back as `fetched`.
+ */
+
+const port = parentPort!;
+interface Entry {
+  instance: PluginInstance;
+  code: string;
+  variables: Record<string, string>;
+  limits: SandboxLimits;
+  /** Set while a fresh engine is being made after a limit was hit: calls wait for it. */
+  resetting?: Promise<void>;
+}
+const instances = new Map<string, Entry>();
+const fetches = new Map<number, (answer: FetchAnswer) => void>();
+let nextFetch = 1;
+const send = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer ?? []);
+
+function hooksFor(name: string) {
+  return {
+    fetch(request: GuestFetchRequest): Promise<FetchAnswer> {
+      const fetchId = nextFetch++;
+      return new Promise<FetchAnswer>((resolve) => {
+        fetches.set(fetchId, resolve);
+        send({ type: "fetch", fetchId, instance: name, request });
+      });
+    },
+    log(level: string, message: string) {
+      send({ type: "log", instance: name, level, message });
+    },
+  };
+}
+
+async function load(message: Extract<ToWorker, { type: "load" }>): Promise<void> {
+  instances.get(message.instance)?.instance.dispose();
+  instances.delete(message.instance);
+  try {
+    const { instance, exports } = await PluginInstance.create(message.code, message.variables, message.limits, hooksFor(message.instance));
+    watch(message.instance, instance);
+    instances.set(message.instance, { instance, code: message.code, variables: message.variables, limits: message.limits });
+    send({ type: "loaded", id: message.id, exports, heapBytes: instance.memoryUsed() });
+  } catch (err) {
+    const failure = err instanceof SandboxFailure ? err : new SandboxFailure("invalid", err instanceof Error ? err.message : String(err));
+    send({ type: "failed", id: message.id, kind: failure.kind, message: failure.message });
+  }
+}
+
+/** A limit hit outside a call (a timer's callback looping): the instance is started afresh. */
+function watch(name: string, instance: PluginInstance): void {
+  instance.onFatal = (failure) => void reset(name, failure);
+}
+
+function reset(name: string, failure: SandboxFailure): Promise<void> {
+  const kept = instances.get(name);
+  if (!kept) return Promise.resolve();
+  if (kept.resetting) return kept.resetting;
+  kept.instance.dispose();
+  send({ type: "reset", instance: name, kind: failure.kind, message: failure.message });
+  kept.resetting = PluginInstance.create(kept.code, kept.variables, kept.limits, hooksFor(name)).then(
+    ({ instance }) => {
+      watch(name, instance);
+      if (instances.get(name) === kept) instances.set(name, { ...kept, instance, resetting: undefined });
+      else instance.dispose();
+    },
+    () => {
+      if (instances.get(name) === kept) instances.delete(name);
+    },
+  );
+  return kept.resetting;
+}
+
+async function call(message: Extract<ToWorker, { type: "call" }>): Promise<void> {
+  let kept = instances.get(message.instance);
+  if (kept?.resetting) {
+    await kept.resetting;
+    kept = instances.get(message.instance);
+  }
+  if (!kept) return send({ type: "failed", id: message.id, kind: "crash", message: "plugin is not loaded" });
+  try {
+    const value = await kept.instance.call(message.method, message.args);
+    send({ type: "result", id: message.id, value });
+  } catch (err) {
+    const failure = err instanceof SandboxFailure ? err : new SandboxFailure("plugin", err instanceof Error ? err.message : String(err));
+    send({ type: "failed", id: message.id, kind: failure.kind, message: failure.message });
+    // Past a limit the engine's state is not to be trusted: the next call meets a fresh one.
+    if (failure.kind === "cpu" || failure.kind === "memory") void reset(message.instance, failure);
+  }
+}
+
+port.on("message", (message: ToWorker) => {
+  switch (message.type) {
+    case "load":
+      void load(message);
+      break;
+    case "call":
+      void call(message);
+      break;
+    case "unload":
+      instances.get(message.instance)?.instance.dispose();
+      instances.delete(message.instance);
+      break;
+    case "fetched": {
+      const resolve = fetches.get(message.fetchId);
+      fetches.delete(message.fetchId);
+      resolve?.(message.answer);
+      break;
+    }
+    case "memory": {
+      const out: Record<string, number> = {};
+      for (const [name, { instance }] of instances) out[name] = instance.memoryUsed();
+      send({ type: "memory", id: message.id, instances: out });
+      break;
+    }
+  }
+});
