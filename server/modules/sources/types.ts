@@ -79,7 +79,8 @@ export type SourceErrorKind =
   | "layout" // the page no longer has the shape we read (changed layout, malformed)
   | "expired" // a media address that no longer resolves
   | "not_found"
-  | "forbidden_address"; // SSRF guard: a private/loopback address or an unconfigured host
+  | "forbidden_address" // SSRF guard: a private/loopback address or an unconfigured host
+  | "plugin"; // a plugin failed in its sandbox (threw, ran past its CPU, memory or time)
 
 export class SourceError extends Error {
   constructor(
@@ -98,6 +99,8 @@ export interface SourceAdapter {
   readonly code: string;
   /** Shown name: DJUU, 172Mix, 清风DJ. */
   readonly name: string;
+  /** False for a query the source cannot serve (e.g. 172Mix and non-ASCII): skipped, not a failure. */
+  servesQuery?(input: SearchInput): boolean;
   search(input: SearchInput, signal?: AbortSignal): Promise<SourcePage>;
   /** A category's page; `category` is the site's own category key (cid, slug, c{N}/{sub}). */
   listCategory(category: string, page: number, signal?: AbortSignal): Promise<SourcePage>;
@@ -117,9 +120,13 @@ export interface AdapterContext {
 
 export interface FetchRequest {
   url: string;
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "HEAD" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
+  /** Redirects to follow (at most the client's own cap); a redirect past them is the answer. */
+  maxRedirects?: number;
+  /** The bytes only: no text decoding. */
+  raw?: boolean;
   /** Text encoding of the answer when the site does not say (`gbk` for old sites); default from Content-Type, else utf-8. */
   encoding?: string;
   signal?: AbortSignal;
@@ -130,8 +137,9 @@ export interface FetchResponse {
   /** The final address after redirects. */
   url: string;
   headers: Record<string, string>;
-  /** The body decoded to text. */
+  /** The body decoded to text ("" when `raw` was asked). */
   text: string;
+  bytes: Buffer;
 }
 
 /**

@@ -80,8 +80,33 @@ export class ForbiddenAddressError extends Error {
   }
 }
 
+/** Addresses let through despite the guard: tests' fixture servers, `OUTBOUND_ALLOW`'s lab hosts. */
+export interface AddressAllowList {
+  has(address: string): boolean;
+}
+
+/** An allow list of exact addresses and CIDR ranges (`127.0.0.1`, `10.1.0.0/16`, `::1`). */
+export function addressAllowList(entries: readonly string[] = []): AddressAllowList {
+  const exact = new Set<string>();
+  const ranges = new net.BlockList();
+  for (const entry of entries) {
+    const [address, prefix] = entry.split("/");
+    const family = net.isIP(address ?? "");
+    if (family === 0) throw new Error(`not an address or CIDR range: ${entry}`);
+    if (prefix === undefined) exact.add(address!);
+    else ranges.addSubnet(address!, Number(prefix), family === 4 ? "ipv4" : "ipv6");
+  }
+  return {
+    has(address) {
+      if (exact.has(address)) return true;
+      const family = net.isIP(address);
+      return family !== 0 && ranges.check(address, family === 4 ? "ipv4" : "ipv6");
+    },
+  };
+}
+
 /** May a connection go to this address? `allowAddresses` lets tests reach their fixture server (never set in production). */
-export function addressAllowed(address: string, allowAddresses: ReadonlySet<string>): boolean {
+export function addressAllowed(address: string, allowAddresses: AddressAllowList): boolean {
   const bare = address.replace(/^\[|\]$/gu, "");
   return allowAddresses.has(bare) || !isForbiddenAddress(bare);
 }
@@ -91,7 +116,7 @@ export function addressAllowed(address: string, allowAddresses: ReadonlySet<stri
  * when any of them is not public. It answers in the shape net asked for (one address, or all of
  * them for Happy Eyeballs).
  */
-export function guardedLookup(resolve: LookupFunction, allowAddresses: ReadonlySet<string>) {
+export function guardedLookup(resolve: LookupFunction, allowAddresses: AddressAllowList) {
   return (
     hostname: string,
     options: dns.LookupOptions,

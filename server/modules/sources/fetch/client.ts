@@ -3,15 +3,15 @@ import https from "node:https";
 import net from "node:net";
 import type { DbLogger } from "../../../db/types.js";
 import { SourceError, type FetchRequest, type FetchResponse, type SourceFetcher } from "../types.js";
-import { addressAllowed, ForbiddenAddressError, guardedLookup, systemLookup, type LookupFunction } from "./address-guard.js";
+import { addressAllowed, addressAllowList, ForbiddenAddressError, guardedLookup, systemLookup, type LookupFunction } from "./address-guard.js";
 import { decodeBody } from "./decode.js";
 import { createLimiter } from "./limiter.js";
 
 export interface SourceFetcherOptions {
   /** The source's code (errors and log lines name it). */
   source: string;
-  /** Exact host names this source may reach; applies to every redirect target too. */
-  allowedHosts: string[];
+  /** Exact host names this source may reach, every redirect target too; `any`: every public host (plugins). */
+  allowedHosts: string[] | "any";
   /** Whole request, body included (default 8 s). */
   timeoutMs?: number;
   /** Default 5 MB. */
@@ -57,8 +57,8 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
   } = options;
   // Changeable while running (the back office's per-source timeout); a request keeps the one it started with.
   let timeoutMs = options.timeoutMs ?? 8_000;
-  const allowedHosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
-  const allowAddresses = new Set(options.allowAddresses ?? []);
+  const allowedHosts = options.allowedHosts === "any" ? "any" : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+  const allowAddresses = addressAllowList(options.allowAddresses);
   const lookup = guardedLookup(options.lookup ?? systemLookup, allowAddresses);
   // Kept-alive sockets were checked when they connected; a new connection is checked again.
   const agents = {
@@ -76,11 +76,11 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
   function checkTarget(url: URL): void {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse(url, "scheme not allowed");
     const host = url.hostname.toLowerCase().replace(/^\[|\]$/gu, "");
-    if (!allowedHosts.has(host) && !allowedHosts.has(url.hostname.toLowerCase())) throw refuse(url, "host not configured for this source");
+    if (allowedHosts !== "any" && !allowedHosts.has(host) && !allowedHosts.has(url.hostname.toLowerCase())) throw refuse(url, "host not configured for this source");
     if (net.isIP(host) !== 0 && !addressAllowed(host, allowAddresses)) throw refuse(url, "non-public address", host);
   }
 
-  function hop(url: URL, requestHeaders: Record<string, string>, method: string, body: string | undefined, signal: AbortSignal): Promise<Hop> {
+  function hop(url: URL, requestHeaders: Record<string, string>, method: string, body: string | Buffer | undefined, signal: AbortSignal): Promise<Hop> {
     return new Promise<Hop>((resolve, reject) => {
       const headers: Record<string, string> = { "user-agent": userAgent, "accept-encoding": "identity", ...requestHeaders };
       if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
@@ -145,7 +145,12 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
       const answer = await hop(url, headers, method, body, signal);
       const location = answer.headers.location;
       if (!REDIRECTS.has(answer.status) || !location) {
-        return { status: answer.status, url: url.toString(), headers: flatHeaders(answer.headers), text: decodeBody(answer.body, answer.headers["content-type"], request.encoding) };
+        const text = request.raw ? "" : decodeBody(answer.body, answer.headers["content-type"], request.encoding);
+        return { status: answer.status, url: url.toString(), headers: flatHeaders(answer.headers), text, bytes: answer.body };
+      }
+      // Asked to follow fewer (a plugin's `maxRedirects: 0`): the redirect is the answer.
+      if (request.maxRedirects !== undefined && redirects >= request.maxRedirects && request.maxRedirects < maxRedirects) {
+        return { status: answer.status, url: url.toString(), headers: flatHeaders(answer.headers), text: "", bytes: answer.body };
       }
       if (redirects >= maxRedirects) throw new SourceError(source, "http", `more than ${maxRedirects} redirects`, answer.status);
       const next = new URL(location, url);
