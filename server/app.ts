@@ -43,6 +43,7 @@ import { playRoutes } from "./modules/plays/routes.js";
 import { profileRoutes } from "./modules/profile/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { sourceAdminRoutes } from "./modules/sources/admin-routes.js";
+import { pluginRoutes } from "./modules/plugins/routes.js";
 import { sourceHealthRoutes } from "./modules/sources/health-routes.js";
 import { sourcePlayRoutes } from "./modules/sources/play-routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
@@ -68,6 +69,8 @@ export interface AppDeps {
   sourceBreaker?: ServiceOptions["sourceBreaker"];
   /** Tests only: fixture addresses the sources configured in `source_sites` may reach. */
   sourceNetwork?: ServiceOptions["sourceNetwork"];
+  /** Tests only: the plugins' fixture addresses, sandbox limits and resolver. */
+  plugins?: ServiceOptions["plugins"];
   /** Benchmarks only: other limits for kept search answers. */
   searchAnswerLimits?: ServiceOptions["searchAnswerLimits"];
 }
@@ -123,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sourceAdapters: deps.sourceAdapters,
     sourceBreaker: deps.sourceBreaker,
     sourceNetwork: deps.sourceNetwork,
+    plugins: { ...deps.plugins, allowAddresses: [...config.outboundAllow, ...(deps.plugins?.allowAddresses ?? [])] },
     collect: { intervalMs: config.collectIntervalMs, leaseMs: config.collectLeaseMs },
     // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
@@ -161,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await services.counters.flush().catch((err) => app.log.warn({ err }, "daily counters not written"));
     services.mailer.close();
     services.sourceDirectory.close();
+    await services.plugins.close();
     services.relay?.close();
     services.breakers?.close();
     await redis?.close();
@@ -199,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sourceHealthRoutes, { services });
   await app.register(dashboardRoutes, { services });
   await app.register(sourceAdminRoutes, { services });
+  await app.register(pluginRoutes, { services });
   await app.register(collectRoutes, { services });
   await app.register(sourcePlayRoutes, { services });
   await app.register(collectedRoutes, { services });

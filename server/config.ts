@@ -5,6 +5,15 @@ import { allowList } from "./modules/metrics/access.js";
 import { BUILTIN_SOURCES } from "./modules/sources/registry.js";
 
 const KNOWN_SOURCES = BUILTIN_SOURCES.map((s) => s.code);
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, extra] = entry.split("/");
+  const family = isIP(address ?? "");
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/u.test(prefix) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
+}
 const KNOWN_SOURCES_TEXT = KNOWN_SOURCES.join(", ");
 
 /** proxy-addr's names for address ranges (Fastify's trustProxy). */
@@ -106,6 +115,12 @@ const envSchema = z.object({
     .default(6 * 3600_000),
   /** Bytes the kept public pages may hold in memory (ADR 0033); 0 = pages are rendered per request. */
   PAGE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  /** Addresses and CIDR ranges the outbound SSRF guard lets through (lab setups, tests): `10.0.0.5,192.168.1.0/24`; default none. */
+  OUTBOUND_ALLOW: z
+    .string()
+    .transform((v) => v.split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "none"))
+    .refine((entries) => entries.every((entry) => isAddressOrRange(entry)), { message: "must list IP addresses or CIDR ranges" })
+    .optional(),
   /** Background pre-render (ADR 0038): the most-played suites rendered after start and changes; 0 = none. */
   PRERENDER_SUITES: z.coerce.number().int().min(0).max(2000).default(200),
   /** Background pre-render: the first N pages of every category; 0 = none (both 0: no pre-render). */
@@ -154,6 +169,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** Codes of the external sources to use (BUILTIN_SOURCES); empty = the local catalogue alone. */
   externalSources: string[];
+  /** OUTBOUND_ALLOW: what the SSRF guard of plugins lets through besides public addresses. */
+  outboundAllow: string[];
   /** Collect runner and schedule: milliseconds between looks (0 = this instance runs no collect job). */
   collectIntervalMs: number;
   collectLeaseMs: number;
@@ -220,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     externalSources: e.EXTERNAL_SOURCES ?? [],
+    outboundAllow: e.OUTBOUND_ALLOW ?? [],
     collectIntervalMs: e.COLLECT_INTERVAL_MS,
     collectLeaseMs: e.COLLECT_LEASE_MS,
     uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,

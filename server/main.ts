@@ -77,6 +77,7 @@ async function main() {
     if (deleted > 0) logger.info({ deleted }, "expired sessions deleted");
   };
   scheduleSweeps("expired-session sweep", onlyOnLeader(app.services.leader, expiredSessions), config.uploadSweepIntervalMs, logger);
+  if (config.outboundAllow.length > 0) logger.warn({ outboundAllow: config.outboundAllow }, "OUTBOUND_ALLOW: plugins may reach these non-public addresses");
   logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
 }
 

@@ -51,6 +51,7 @@ import { suiteAdminService } from "./modules/suite-admin/service.js";
 import { liveSourceDirectory } from "./modules/sources/directory.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
+import { pluginServices, type PluginSettings } from "./modules/plugins/wiring.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
 import { blockAdminService } from "./modules/admin-content/block-admin.js";
@@ -87,6 +88,8 @@ export interface ServiceOptions {
   sourceBreaker?: Pick<HealthOptions, "failureThreshold" | "coolDownMs">;
   /** Tests only: fixture addresses the sources configured in `source_sites` may reach. */
   sourceNetwork?: SourceNetwork;
+  /** Source plugins' network allowances and sandbox limits (OUTBOUND_ALLOW; tests). */
+  plugins?: PluginSettings;
   /** Collection (ADR 0023): runner poll and schedule tick (0 = never runs here), job lease. */
   collect?: { intervalMs: number; leaseMs: number };
   /** The dashboard's system facts: which engine runs, and DATA_DIR (its size is shown). */
@@ -118,6 +121,7 @@ export function createServices({
   sourceAdapters = [],
   sourceBreaker,
   sourceNetwork,
+  plugins: pluginSettings,
   collect = { intervalMs: 0, leaseMs: 120_000 },
   system = { engine: "postgres", dataDir: "./data" },
   searchAnswerLimits,
@@ -139,6 +143,16 @@ export function createServices({
   const siteSettings = siteSettingsService(db, { caches, bus, audit });
   // The sources in use: the given built-ins plus those configured in source_sites, rebuilt on
   // every `sources` event (ADR 0026). Search and play ask it at each use.
+  // Source plugins (issue 21): loaded in the sandbox when enabled, listed by the directory.
+  const plugins = pluginServices({
+    db,
+    writes,
+    audit,
+    logger,
+    health: () => sources.health,
+    directory: () => sourceDirectory,
+    ...(pluginSettings ? { settings: pluginSettings } : {}),
+  });
   const sourceDirectory = liveSourceDirectory({
     db,
     bus,
@@ -146,6 +160,7 @@ export function createServices({
     userAgent: `DJSearchBot/1.0 (+${publicUrl}/)`,
     logger,
     network: sourceNetwork,
+    plugins: (rows) => plugins.entries(rows),
   });
   const charts = chartsService(db, { caches, bus, clock, sources: sourceDirectory });
   const categories = categoryService(db, { charts, caches, bus, settings: siteSettings });
@@ -211,6 +226,7 @@ export function createServices({
     adminUsers: adminUserService(db, { audit, sessions }),
     adminComments: adminCommentService(db, { writes, audit }),
     sourceAdmin: sourceAdminService(db, { writes, audit, directory: sourceDirectory, network: sourceNetwork }),
+    plugins,
     collector: createCollector({
       db,
       directory: sourceDirectory,

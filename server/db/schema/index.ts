@@ -4,3 +4,4 @@ export * from "./library.js";
 export * from "./plays.js";
 export * from "./system.js";
 export * from "./collect.js";
+export * from "./plugins.js";

@@ -31,16 +31,19 @@ export function auditActor(request: FastifyRequest): AuditActor {
   return { adminId: request.admin!.id, ip: request.ip };
 }
 
+/** The site itself as the one who made a change (a plugin switched off for misbehaving). */
+export const SITE_ACTOR = { adminId: null, ip: "" } as const;
+
 export function auditService(db: AppDatabase) {
   return {
-    async record(actor: AuditActor, entry: AuditEntry, tx: AppDatabase = db): Promise<void> {
+    async record(actor: AuditActor | typeof SITE_ACTOR, entry: AuditEntry, tx: AppDatabase = db): Promise<void> {
       await tx.insert(auditLog).values({
         adminId: actor.adminId,
         action: entry.action,
         targetType: entry.targetType,
         targetId: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
         detail: { before: entry.before ?? null, after: entry.after ?? null, ...entry.detail },
-        ip: actor.ip,
+        ip: actor.ip || null,
       });
     },
   };

@@ -46,6 +46,11 @@ export interface LiveDirectoryOptions {
   logger: Pick<DbLogger, "warn" | "error">;
   /** Tests only: the fixture addresses DB-configured sources may reach. */
   network?: SourceNetwork;
+  /**
+   * The enabled plugins' entries by the source code each serves as (issue 21): a plugin takes
+   * the place of a built-in or generic adapter of the same code, or adds a source of its own.
+   */
+  plugins?: (rows: readonly SourceSiteRow[]) => Promise<ReadonlyMap<string, SourceAdapterEntry>>;
 }
 
 /**
@@ -56,7 +61,7 @@ export interface LiveDirectoryOptions {
  * from another): an unchanged config keeps its adapter and sockets; a replaced or removed one
  * is retired, its sockets closed once the searches and streams in flight on it have ended.
  */
-export function liveSourceDirectory({ db, bus, builtins, userAgent, logger, network }: LiveDirectoryOptions): LiveSourceDirectory {
+export function liveSourceDirectory({ db, bus, builtins, userAgent, logger, network, plugins }: LiveDirectoryOptions): LiveSourceDirectory {
   const repo = sourceSiteRepo(db);
   const builtinCodes = new Set(builtins.map((b) => b.code));
   const generics = new Map<string, { stored: string; built: BuiltGenericSource }>();
@@ -107,15 +112,27 @@ export function liveSourceDirectory({ db, bus, builtins, userAgent, logger, netw
       return;
     }
     const rowOf = new Map(rows.map((r) => [r.code, r]));
+    let pluginEntries: ReadonlyMap<string, SourceAdapterEntry> = new Map();
+    try {
+      if (plugins) pluginEntries = await plugins(rows);
+    } catch (err) {
+      logger.error({ err }, "plugins not loaded: the sources go on without them");
+    }
     const next: { entry: SourceAdapterEntry; sort: number }[] = [];
     builtins.forEach((entry, i) => {
       const row = rowOf.get(entry.code);
       if (row && !row.enabled) return;
-      next.push({ entry: shown(entry, row), sort: row?.sort ?? Number.MAX_SAFE_INTEGER - builtins.length + i });
+      next.push({ entry: shown(pluginEntries.get(entry.code) ?? entry, row), sort: row?.sort ?? Number.MAX_SAFE_INTEGER - builtins.length + i });
     });
     const inUse = new Set<string>();
     for (const row of rows) {
-      if (!row.adapterConfig || builtinCodes.has(row.code) || !row.enabled) continue;
+      if (builtinCodes.has(row.code) || !row.enabled) continue;
+      const plugged = pluginEntries.get(row.code);
+      if (plugged) {
+        next.push({ entry: shown(plugged, row), sort: row.sort });
+        continue;
+      }
+      if (!row.adapterConfig) continue;
       const entry = genericOf({ ...row, adapterConfig: row.adapterConfig });
       if (!entry) continue;
       inUse.add(row.code);

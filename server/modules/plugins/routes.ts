@@ -1,0 +1,118 @@
+import multipart from "@fastify/multipart";
+import { envelopeSchema as envelope, ok } from "@contracts/envelope";
+import {
+  PLUGIN_MAX_BYTES,
+  pluginAdminListSchema,
+  pluginAdminMessages as messages,
+  pluginAdminSchema,
+  pluginDeletedSchema,
+  pluginInstalledSchema,
+  pluginInstallUrlSchema,
+  pluginPatchSchema,
+  pluginPlatformParamsSchema,
+  pluginTryAnswerSchema,
+  pluginTryBodySchema,
+} from "@contracts/plugin-admin";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { AppError, badRequest } from "../../errors.js";
+import { declareAccess } from "../../http/auth.js";
+import { multipartErrorStatus } from "../../lib/multipart-errors.js";
+import type { AppServices } from "../../services.js";
+import { auditActor } from "../audit/service.js";
+
+const tags = ["admin"];
+
+/** The uploaded plugin file (`file`), as text, at most PLUGIN_MAX_BYTES. */
+async function uploadedCode(request: FastifyRequest): Promise<string> {
+  try {
+    const part = await request.file({ limits: { fileSize: PLUGIN_MAX_BYTES } });
+    if (!part || part.fieldname !== "file") throw badRequest(messages.noSource);
+    const bytes = await part.toBuffer();
+    return bytes.toString("utf8");
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError(413, messages.tooLarge);
+    const status = multipartErrorStatus(err);
+    if (status >= 400 && status < 500) throw badRequest(messages.noSource);
+    throw err;
+  }
+}
+
+/** The back office's source plugins (issue 21, ADR 0048): the 超级管理员's, like the sources. */
+export const pluginRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  declareAccess(app, "super");
+  await app.register(multipart, { limits: { fileSize: PLUGIN_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 1024, headerPairs: 50 } });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const admin = services.plugins.admin;
+  const params = pluginPlatformParamsSchema;
+
+  api.get(
+    "/api/pandaadmin/plugins",
+    { schema: { tags, summary: "来源插件列表 (MusicFree 插件协议: 平台、版本、作者、能力、变量、启用状态)", response: { 200: envelope(pluginAdminListSchema) } } },
+    async () => ok({ plugins: await admin.list() }),
+  );
+
+  api.post(
+    "/api/pandaadmin/plugins",
+    {
+      schema: {
+        tags,
+        summary: "安装插件: 上传文件 (multipart file), 或 JSON {url} 插件地址, 或 {subscription} 订阅地址; 同平台的新版本即为更新 (记审计)",
+        consumes: ["multipart/form-data", "application/json"],
+        body: pluginInstallUrlSchema.nullish(),
+        response: { 200: envelope(pluginInstalledSchema) },
+      },
+    },
+    async (request) => {
+      const actor = auditActor(request);
+      if (request.isMultipart()) return ok({ installed: [await admin.installFile(actor, await uploadedCode(request))], failed: [] });
+      const body = request.body ?? {};
+      if (body.subscription) return ok(await admin.installSubscription(actor, body.subscription));
+      if (body.url) return ok({ installed: [await admin.installUrl(actor, body.url)], failed: [] });
+      throw badRequest(messages.noSource);
+    },
+  );
+
+  api.patch(
+    "/api/pandaadmin/plugins/:platform",
+    {
+      schema: {
+        tags,
+        summary: "启用/停用插件 {enabled}, 设置用户变量 {variables}, 替换内置来源 {replaces: djuu|172minx|vvvdj|null} (记审计)",
+        params,
+        body: pluginPatchSchema,
+        response: { 200: envelope(pluginAdminSchema) },
+      },
+    },
+    async (request) => ok(await admin.patch(auditActor(request), request.params.platform, request.body)),
+  );
+
+  api.post(
+    "/api/pandaadmin/plugins/:platform/rollback",
+    { schema: { tags, summary: "回滚到上一个版本 (记审计)", params, response: { 200: envelope(pluginAdminSchema) } } },
+    async (request) => ok(await admin.rollback(auditActor(request), request.params.platform)),
+  );
+
+  api.post(
+    "/api/pandaadmin/plugins/:platform/update",
+    { schema: { tags, summary: "从插件的 srcUrl 下载并安装更新的版本 (版本号更大时)", params, response: { 200: envelope(pluginAdminSchema) } } },
+    async (request) => ok(await admin.update(auditActor(request), request.params.platform)),
+  );
+
+  api.post(
+    "/api/pandaadmin/plugins/:platform/try",
+    { schema: { tags, summary: "试用: 用插件当前版本搜索一次并解析第一条的播放地址 (无需启用)", params, body: pluginTryBodySchema, response: { 200: envelope(pluginTryAnswerSchema) } } },
+    async (request) => ok(await admin.tryIt(request.params.platform, request.body.keyword)),
+  );
+
+  api.delete(
+    "/api/pandaadmin/plugins/:platform",
+    { schema: { tags, summary: "删除插件及其全部版本 (记审计)", params, response: { 200: envelope(pluginDeletedSchema) } } },
+    async (request) => {
+      await admin.remove(auditActor(request), request.params.platform);
+      return ok({ platform: request.params.platform });
+    },
+  );
+};
+

@@ -1,0 +1,284 @@
+import { compareVersions, pluginAdminMessages as messages, pluginSubscriptionSchema, PLUGIN_MAX_BYTES, type PluginAdminAnswer, type PluginPatch, type PluginTryAnswer } from "@contracts/plugin-admin";
+import { createHash } from "node:crypto";
+import { pinyin } from "pinyin-pro";
+import type { AppDatabase } from "../../db/types.js";
+import { AppError, badRequest, notFound } from "../../errors.js";
+import { SITE_ACTOR, type AuditActor, type AuditService } from "../audit/service.js";
+import type { CatalogueWriteService } from "../catalogue-write/service.js";
+import type { LiveSourceDirectory } from "../sources/directory.js";
+import { BUILTIN_SOURCES } from "../sources/registry.js";
+import { sourceSiteRepo } from "../sources/site-repo.js";
+import { capabilitiesOf } from "./plugin-adapter.js";
+import { pluginRepo, type PluginWithVersion } from "./repo.js";
+import type { PluginRuntime } from "./runtime.js";
+import { PluginCallError } from "./sandbox/host.js";
+
+/**
+ * The back office's plugins (issue 21, ADR 0048): install by upload, URL or subscription, try,
+ * switch, set variables, replace a built-in site, update, roll back, remove. Every change is one
+ * transaction with its audit row, and touches the plugin's `source_sites` row so the `sources`
+ * event rebuilds the directory of every instance; the answer waits for this instance's rebuild.
+ */
+
+export interface PluginAdminOptions {
+  writes: Pick<CatalogueWriteService, "transaction">;
+  audit: AuditService;
+  directory: Pick<LiveSourceDirectory, "settled">;
+  runtime: Pick<PluginRuntime, "inspect" | "withTrial">;
+  /** Downloads a plugin or subscription (the guarded client: public hosts only). */
+  download(url: string): Promise<string>;
+}
+
+const BUILTIN_CODES = new Set(BUILTIN_SOURCES.map((s) => s.code));
+type Tx = AppDatabase;
+
+/** The source code a new plugin serves as: `p-` and its platform in latin letters. */
+export function ownSourceCode(platform: string): string {
+  const latin = pinyin(platform, { toneType: "none", type: "array", nonZh: "consecutive" }).join("");
+  const slug = latin.toLowerCase().replace(/[^a-z0-9]+/gu, "").slice(0, 24);
+  return `p-${slug || createHash("sha256").update(platform).digest("hex").slice(0, 8)}`;
+}
+
+function view(plugin: PluginWithVersion): PluginAdminAnswer {
+  const meta = plugin.current.meta;
+  const text = (v: unknown) => (typeof v === "string" && v ? v : null);
+  const userVariables = Array.isArray(meta.userVariables)
+    ? meta.userVariables.filter((v): v is Record<string, unknown> => typeof v === "object" && v !== null && typeof v.key === "string").map((v) => ({ key: String(v.key), name: text(v.name) ?? String(v.key), hint: text(v.hint) }))
+    : [];
+  return {
+    platform: plugin.platform,
+    version: plugin.current.version,
+    author: text(meta.author),
+    srcUrl: text(meta.srcUrl),
+    source: plugin.sourceCode,
+    replacesBuiltin: plugin.replacesBuiltin,
+    enabled: plugin.enabled,
+    disabledReason: plugin.disabledReason,
+    capabilities: capabilitiesOf(meta),
+    userVariables,
+    variables: plugin.variables,
+    previousVersion: plugin.previous?.version ?? null,
+    origin: plugin.origin,
+    sha256: plugin.current.sha256,
+    installedAt: plugin.current.createdAt.toISOString(),
+  };
+}
+
+export function pluginAdminService(db: AppDatabase, { writes, audit, directory, runtime, download }: PluginAdminOptions) {
+  const repo = pluginRepo(db);
+
+  async function found(platform: string): Promise<PluginWithVersion> {
+    const plugin = await repo.get(platform);
+    if (!plugin) throw notFound(messages.notFound);
+    return plugin;
+  }
+
+  /** Loads the code in a throwaway sandbox instance: what it says of itself. */
+  async function inspect(code: string): Promise<{ platform: string; version: string; meta: Record<string, unknown> }> {
+    if (Buffer.byteLength(code) > PLUGIN_MAX_BYTES) throw badRequest(messages.tooLarge);
+    let meta: Record<string, unknown>;
+    try {
+      meta = await runtime.inspect(code);
+    } catch (err) {
+      throw badRequest(`${messages.invalid}${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+    }
+    if (typeof meta.platform !== "string" || !meta.platform.trim() || meta.platform.length > 64) throw badRequest(messages.noPlatform);
+    return { platform: meta.platform.trim(), version: typeof meta.version === "string" && meta.version ? meta.version : "0.0.0", meta };
+  }
+
+  /** Makes the directory of every instance rebuild the source (a `sources` event). */
+  async function touchSource(w: Parameters<Parameters<PluginAdminOptions["writes"]["transaction"]>[0]>[0], tx: Tx, code: string, own: { name: string; homepage: string; enabled?: boolean }): Promise<void> {
+    const sites = sourceSiteRepo(tx);
+    if (await sites.get(code)) await w.updateSourceSite(code, own.enabled === undefined ? {} : { enabled: own.enabled });
+    else await w.upsertSourceSite({ code, name: own.name, homepage: own.homepage, enabled: own.enabled ?? false, sort: await sites.nextSort() });
+  }
+
+  const homepageOf = (meta: Record<string, unknown>) => {
+    try {
+      return typeof meta.srcUrl === "string" ? new URL(meta.srcUrl).origin : "";
+    } catch {
+      return "";
+    }
+  };
+
+  async function installCode(actor: AuditActor, code: string, origin: string | null): Promise<PluginAdminAnswer> {
+    const { platform, version, meta } = await inspect(code);
+    const sha256 = createHash("sha256").update(code).digest("hex");
+    await writes.transaction(async (w, tx) => {
+      const r = pluginRepo(tx as unknown as AppDatabase);
+      const before = await r.get(platform);
+      if (before && compareVersions(version, before.current.version) <= 0) throw badRequest(messages.notNewer);
+      const versionId = await r.addVersion({ platform, version, code, sha256, meta, installedBy: actor.adminId === null ? null : String(actor.adminId) });
+      if (before) {
+        await r.update(platform, { currentVersionId: versionId, previousVersionId: before.current.id, ...(origin ? { origin } : {}) });
+        await r.prune(platform, [versionId, before.current.id]);
+        await touchSource(w, tx as unknown as Tx, before.sourceCode, { name: platform, homepage: homepageOf(meta) });
+      } else {
+        let sourceCode = ownSourceCode(platform);
+        while (await r.bySource(sourceCode)) sourceCode = `${sourceCode.slice(0, 28)}-${Math.floor(Math.random() * 1000)}`;
+        await r.insert({ platform, sourceCode, currentVersionId: versionId, origin });
+        await touchSource(w, tx as unknown as Tx, sourceCode, { name: platform, homepage: homepageOf(meta), enabled: false });
+      }
+      const after = await r.get(platform);
+      await audit.record(actor, { action: before ? "plugin.update" : "plugin.install", targetType: "plugin", targetId: platform, before: before ? view(before) : null, after: after ? view(after) : null }, tx as unknown as AppDatabase);
+    });
+    await directory.settled();
+    return view(await found(platform));
+  }
+
+  async function fetchText(url: string): Promise<string> {
+    try {
+      return await download(url);
+    } catch (err) {
+      throw badRequest(`${messages.fetchFailed}${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+    }
+  }
+
+  return {
+    async list(): Promise<PluginAdminAnswer[]> {
+      return (await repo.list()).map(view);
+    },
+
+    installFile: (actor: AuditActor, code: string) => installCode(actor, code, null),
+
+    async installUrl(actor: AuditActor, url: string): Promise<PluginAdminAnswer> {
+      return installCode(actor, await fetchText(url), url);
+    },
+
+    /** Every plugin of a MusicFree subscription; one that fails (or is not newer) does not stop the others. */
+    async installSubscription(actor: AuditActor, url: string) {
+      let list;
+      try {
+        list = pluginSubscriptionSchema.parse(JSON.parse(await fetchText(url)));
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        throw badRequest(messages.subscriptionInvalid);
+      }
+      const installed: PluginAdminAnswer[] = [];
+      const failed: { name: string; error: string }[] = [];
+      for (const item of list.plugins) {
+        try {
+          installed.push(await installCode(actor, await fetchText(item.url), url));
+        } catch (err) {
+          failed.push({ name: item.name ?? item.url, error: err instanceof Error ? err.message : String(err) });
+        }
+      }
+      return { installed, failed };
+    },
+
+    /** Fetches the plugin's `srcUrl` (its newest version) and installs it when newer. */
+    async update(actor: AuditActor, platform: string): Promise<PluginAdminAnswer> {
+      const plugin = await found(platform);
+      const src = typeof plugin.current.meta.srcUrl === "string" ? plugin.current.meta.srcUrl : plugin.origin;
+      if (!src || !/^https?:\/\//iu.test(src)) throw badRequest(messages.badUrl);
+      return installCode(actor, await fetchText(src), src);
+    },
+
+    async patch(actor: AuditActor, platform: string, patch: PluginPatch): Promise<PluginAdminAnswer> {
+      await writes.transaction(async (w, tx) => {
+        const r = pluginRepo(tx as unknown as AppDatabase);
+        const before = await r.get(platform);
+        if (!before) throw notFound(messages.notFound);
+        const change: Parameters<typeof r.update>[1] = {};
+        let sourceCode = before.sourceCode;
+        let replaces = before.replacesBuiltin;
+        if (patch.replaces !== undefined) {
+          if (patch.replaces === null) {
+            sourceCode = ownSourceCode(platform);
+            replaces = false;
+          } else {
+            if (!BUILTIN_CODES.has(patch.replaces)) throw badRequest(messages.unknownBuiltin);
+            const holder = await r.bySource(patch.replaces);
+            if (holder && holder.platform !== platform) throw badRequest(messages.builtinTaken);
+            sourceCode = patch.replaces;
+            replaces = true;
+          }
+          Object.assign(change, { sourceCode, replacesBuiltin: replaces });
+        }
+        if (patch.variables !== undefined) change.variables = patch.variables;
+        const enabled = patch.enabled ?? before.enabled;
+        if (patch.enabled !== undefined) Object.assign(change, { enabled, ...(enabled ? { disabledReason: null } : {}) });
+        await r.update(platform, change);
+        // Its own source is on while it is; a built-in it replaces keeps its own switch.
+        const name = before.platform;
+        const homepage = homepageOf(before.current.meta);
+        await touchSource(w, tx as unknown as Tx, sourceCode, replaces ? { name, homepage } : { name, homepage, enabled });
+        if (sourceCode !== before.sourceCode) await touchSource(w, tx as unknown as Tx, before.sourceCode, before.replacesBuiltin ? { name, homepage } : { name, homepage, enabled: false });
+        const after = await r.get(platform);
+        await audit.record(actor, { action: "plugin.update", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null, detail: { patch: { ...patch, ...(patch.variables ? { variables: Object.keys(patch.variables) } : {}) } } }, tx as unknown as AppDatabase);
+      });
+      await directory.settled();
+      return view(await found(platform));
+    },
+
+    async rollback(actor: AuditActor, platform: string): Promise<PluginAdminAnswer> {
+      await writes.transaction(async (w, tx) => {
+        const r = pluginRepo(tx as unknown as AppDatabase);
+        const before = await r.get(platform);
+        if (!before) throw notFound(messages.notFound);
+        if (!before.previous) throw badRequest(messages.noPrevious);
+        await r.update(platform, { currentVersionId: before.previous.id, previousVersionId: before.current.id });
+        await touchSource(w, tx as unknown as Tx, before.sourceCode, { name: platform, homepage: "" });
+        const after = await r.get(platform);
+        await audit.record(actor, { action: "plugin.rollback", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null }, tx as unknown as AppDatabase);
+      });
+      await directory.settled();
+      return view(await found(platform));
+    },
+
+    async remove(actor: AuditActor, platform: string): Promise<void> {
+      await writes.transaction(async (w, tx) => {
+        const r = pluginRepo(tx as unknown as AppDatabase);
+        const before = await r.get(platform);
+        if (!before) throw notFound(messages.notFound);
+        await r.remove(platform);
+        const sites = sourceSiteRepo(tx as unknown as AppDatabase);
+        // Its own source goes with it unless items name it (then it stays, switched off).
+        if (before.replacesBuiltin) await w.updateSourceSite(before.sourceCode, {});
+        else if ((await sites.itemCount(before.sourceCode)) > 0) await w.updateSourceSite(before.sourceCode, { enabled: false });
+        else await w.deleteSourceSite(before.sourceCode);
+        await audit.record(actor, { action: "plugin.delete", targetType: "plugin", targetId: platform, before: view(before), after: null }, tx as unknown as AppDatabase);
+      });
+      await directory.settled();
+    },
+
+    /** A search and the first hit's address with the plugin's current version, enabled or not. */
+    async tryIt(platform: string, keyword: string): Promise<PluginTryAnswer> {
+      const plugin = await found(platform);
+      const started = Date.now();
+      try {
+        return await runtime.withTrial(plugin, async (entry) => {
+          const page = await entry.adapter.search({ keyword, page: 1, type: "mp3" }, AbortSignal.timeout(10_000));
+          const first = page.items[0];
+          const media = first ? await entry.adapter.resolveMedia(first.sourceId, AbortSignal.timeout(10_000)).catch(() => null) : null;
+          return {
+            ms: Date.now() - started,
+            ok: true,
+            items: page.items.map((i) => ({ id: i.sourceId, title: i.title, artist: i.artist, cover: i.cover, duration: i.duration })),
+            media: media ? { url: media.url, headers: media.headers } : null,
+            error: null,
+          };
+        });
+      } catch (err) {
+        const message = err instanceof PluginCallError ? `${err.kind}: ${err.message}` : err instanceof Error ? err.message : String(err);
+        return { ms: Date.now() - started, ok: false, items: [], media: null, error: `${messages.tryFailed}${message}` };
+      }
+    },
+
+    /** A plugin that kept misbehaving: switched off by the site, with the reason shown. */
+    async switchOff(platform: string, reason: string): Promise<void> {
+      await writes.transaction(async (w, tx) => {
+        const r = pluginRepo(tx as unknown as AppDatabase);
+        const before = await r.get(platform);
+        if (!before?.enabled) return;
+        await r.update(platform, { enabled: false, disabledReason: reason });
+        await touchSource(w, tx as unknown as Tx, before.sourceCode, before.replacesBuiltin ? { name: platform, homepage: "" } : { name: platform, homepage: "", enabled: false });
+        const after = await r.get(platform);
+        await audit.record(SITE_ACTOR, { action: "plugin.disable", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null, detail: { reason } }, tx as unknown as AppDatabase);
+      });
+      await directory.settled();
+    },
+  };
+}
+
+export type PluginAdminService = ReturnType<typeof pluginAdminService>;
