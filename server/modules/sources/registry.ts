@@ -19,7 +19,7 @@ export interface SourceSettings {
   logo?: string;
   /** Page and API hosts the fetcher may reach (every redirect target too). */
   hosts: string[];
-  /** Hosts resolved media addresses live on (for the media proxy: "only resolved source hosts"). */
+  /** Hosts resolved media addresses live on (for the media proxy: "only resolved source hosts"); `*.site.com` is any host under site.com (fetch/host-pattern.ts). */
   mediaHosts: string[];
   /** One request, and the search's wait for this source (issue 11: default 3 s). */
   timeoutMs: number;
@@ -55,7 +55,7 @@ export const BUILTIN_SOURCES: readonly SourceSettings[] = [
     name: "DJUU",
     homepage: "https://www.djuu.com",
     hosts: ["www.djuu.com", "android.djuu.com", "m.djuu.com"],
-    mediaHosts: ["mp4.djuu.com"],
+    mediaHosts: ["*.djuu.com"],
     timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
     concurrency: 4,
     minIntervalMs: 300,
@@ -66,7 +66,7 @@ export const BUILTIN_SOURCES: readonly SourceSettings[] = [
     name: "172Mix",
     homepage: "https://www.172mix.com",
     hosts: ["www.172mix.com", "m.172mix.com"],
-    mediaHosts: ["mp3.172mix.com"],
+    mediaHosts: ["*.172mix.com"],
     timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
     concurrency: 2,
     minIntervalMs: 500,
@@ -76,7 +76,7 @@ export const BUILTIN_SOURCES: readonly SourceSettings[] = [
     name: "清风DJ",
     homepage: "https://www.vvvdj.com",
     hosts: ["www.vvvdj.com", "m.vvvdj.com"],
-    mediaHosts: ["tspc.vvvdj.com"],
+    mediaHosts: ["*.vvvdj.com"],
     playFormat: "hls",
     timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
     concurrency: 4,
