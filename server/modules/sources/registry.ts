@@ -4,6 +4,7 @@ import { createMinx172Adapter } from "./adapters/minx172.js";
 import { createVvvdjAdapter } from "./adapters/vvvdj.js";
 import { createSourceFetcher, type LookupFunction } from "./fetch/index.js";
 import { createMediaStreamer } from "./fetch/stream.js";
+import { BROWSER_USER_AGENT } from "./fetch/user-agent.js";
 import type { AdapterContext, MediaStreamer, SourceAdapter } from "./types.js";
 
 /**
@@ -28,6 +29,8 @@ export interface SourceSettings {
   /** Requests at once and the gap between starts (public scrapers wait 0.3-1 s). */
   concurrency: number;
   minIntervalMs: number;
+  /** What its pages and media are asked with (default BROWSER_USER_AGENT); a request's own header wins. */
+  userAgent?: string;
 }
 
 /** What the search, health and collector use: one built adapter with its settings. */
@@ -92,6 +95,7 @@ export interface SourceOverride {
   timeoutMs?: number;
   concurrency?: number;
   minIntervalMs?: number;
+  userAgent?: string;
   /** Added to the source's hosts (the override's base URL hosts are added on their own). */
   extraHosts?: string[];
   /** Added to the source's media hosts (tests: the fixture site serving the media). */
@@ -102,8 +106,8 @@ export interface SourceOverride {
 }
 
 export interface CreateSourceAdaptersOptions {
-  /** Honest, e.g. `DJSearchBot/1.0 (+https://example.com/about)`. */
-  userAgent: string;
+  /** One User-Agent for every source (tests); default each source's own (`SourceSettings.userAgent`). */
+  userAgent?: string;
   logger: Pick<DbLogger, "warn">;
   overrides?: Partial<Record<string, SourceOverride>>;
 }
@@ -123,10 +127,11 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
     const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/gu, "");
     const hosts = [...settings.hosts, ...(override.extraHosts ?? []), hostOf(baseUrl), ...(override.apiBaseUrl ? [hostOf(override.apiBaseUrl)] : [])];
     const timeoutMs = override.timeoutMs ?? settings.timeoutMs;
+    const userAgent = override.userAgent ?? options.userAgent ?? settings.userAgent ?? BROWSER_USER_AGENT;
     const fetcher = createSourceFetcher({
       source: settings.code,
       allowedHosts: [...new Set(hosts)],
-      userAgent: options.userAgent,
+      userAgent,
       logger: options.logger,
       timeoutMs,
       concurrency: override.concurrency ?? settings.concurrency,
@@ -138,7 +143,7 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
     const media = createMediaStreamer({
       source: settings.code,
       allowedHosts: mediaHosts,
-      userAgent: options.userAgent,
+      userAgent,
       logger: options.logger,
       ...(override.allowAddresses ? { allowAddresses: override.allowAddresses } : {}),
       ...(override.lookup ? { lookup: override.lookup } : {}),
