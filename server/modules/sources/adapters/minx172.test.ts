@@ -62,12 +62,22 @@ async function failure(promise: Promise<unknown>): Promise<SourceError> {
 const search = (keyword: string, page = 1) => ({ keyword, page, type: "mp3" as const });
 
 describe("172Mix: search", () => {
-  it("reports a Chinese keyword's 403 (its firewall) as a blocked source, never as no results", async () => {
+  it("declares it cannot serve a non-ASCII keyword (its firewall's certain 403) and never sends one", async () => {
     const adapter = await minx();
+    expect(adapter.servesQuery?.(search("夜曲"))).toBe(false);
+    expect(adapter.servesQuery?.(search("DJ小鱼"))).toBe(false);
+    expect(adapter.servesQuery?.(search("yequ remix"))).toBe(true);
     const error = await failure(adapter.search(search("夜曲")));
-    expect(site.hits.at(-1)!.url).toBe("/searches?query=%E5%A4%9C%E6%9B%B2&page=1");
-    expect(error).toMatchObject({ source: "172minx", kind: "blocked", status: 403 });
+    expect(error).toMatchObject({ source: "172minx", kind: "blocked" });
     expect(error.message).toContain("non-ASCII");
+    expect(site.hits).toHaveLength(0);
+  });
+
+  it("a 403 for an ASCII query is still the firewall refusing us: blocked, never no results", async () => {
+    const adapter = await minx((s) => s.route("/searches", status(403, "403 Forbidden")));
+    const error = await failure(adapter.search(search("yequ")));
+    expect(site.hits.at(-1)!.url).toBe("/searches?query=yequ&page=1");
+    expect(error).toMatchObject({ source: "172minx", kind: "blocked", status: 403 });
   });
 
   it("finds items for an ASCII query: track items, absolute links, the site's fields kept, a next page", async () => {

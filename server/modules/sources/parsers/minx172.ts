@@ -38,8 +38,9 @@ const ACTION_WORDS = /^\s*(?:试听|下载|收藏)\s*/u;
 const NO_RESULTS = /没有找到|暂无(?:相关)?(?:数据|歌曲|舞曲|结果|内容)|未找到相关/u;
 
 /**
- * Its firewall answers 403 to any non-ASCII query when logged out (SOURCES.md). Such a 403 is
- * the site refusing us, never "no results": the search names the source as failed.
+ * True when the keyword has a non-ASCII character. Its firewall answers 403 to any such query
+ * when logged out (SOURCES.md): the adapter never sends one (`servesQuery`), so Chinese
+ * searches skip 172Mix instead of failing and opening its breaker for ASCII searches too.
  */
 export function needsAsciiQuery(keyword: string): boolean {
   return /[^\x00-\x7f]/u.test(keyword);
