@@ -33,6 +33,7 @@ function serveMinx(s: FixtureSite): void {
     .route("/ranks/sjcsds", html(page("genre-csds2-page2.html")))
     .route("/play/6a3f9c01", html(page("play.html")))
     .route("/play/6a3f9c02", html(page("play-reordered.html")))
+    .route("/play/7b1d2e03", html(page("play-setmedia.html")))
     .route("/play/gone01", html(page("play-removed.html")));
 }
 
@@ -215,6 +216,17 @@ describe("172Mix: details and media", () => {
       headers: { Referer: "https://www.172mix.com/" },
       format: "m4a",
     });
+  });
+
+  it("plays a page that has only a player's setMedia (no var media): the first address on mp3.172mix.com", async () => {
+    const adapter = await minx();
+    expect(await adapter.resolveMedia("7b1d2e03")).toEqual({
+      url: "https://mp3.172mix.com/mp3/userdj/20261105/7b1d2e03a4f5468c9d0e1f2a3b4c5d6e.m4a",
+      headers: { Referer: "https://www.172mix.com/" },
+      format: "m4a",
+    });
+    expect(await adapter.details("7b1d2e03")).toMatchObject({ sourceId: "7b1d2e03", artist: "林俊杰", title: "江南(DJ阿远 ProgHouse Rmx 2026)" });
+    expect(site.hits.map((h) => h.path)).toEqual(["/play/7b1d2e03", "/play/7b1d2e03"]);
   });
 
   it("a removed track or a play page gone is expired; details of a gone page are not found", async () => {
