@@ -29,7 +29,8 @@ async function main() {
   // Charts are aggregated in the background (at start-up, then every CHARTS_REBUILD_INTERVAL_MS).
   // External sites (EXTERNAL_SOURCES): each with its own bounded outbound client, closed on shutdown.
   // Their lines carry the id of the request they work for (ADR 0044).
-  const external = createSourceAdapters({ userAgent: `DJSearchBot/1.0 (+${config.publicUrl}/)`, logger: requestScopedLogger(logger) });
+  // Each asks with its own User-Agent (a browser's: registry.ts, ADR 0046).
+  const external = createSourceAdapters({ logger: requestScopedLogger(logger) });
   const sourceAdapters = external.sources.filter((s) => config.externalSources.includes(s.code));
   const app = await buildApp({ config, database, logger, web: true, sourceAdapters });
   await ensureAdminAccount(database, logger);

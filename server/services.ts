@@ -49,6 +49,7 @@ import { adminAccountService } from "./modules/admin-accounts/admin-service.js";
 import { adminAuthService } from "./modules/admin-accounts/auth-service.js";
 import { suiteAdminService } from "./modules/suite-admin/service.js";
 import { liveSourceDirectory } from "./modules/sources/directory.js";
+import { BROWSER_USER_AGENT } from "./modules/sources/fetch/user-agent.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
 import { pluginServices, type PluginSettings } from "./modules/plugins/wiring.js";
@@ -157,7 +158,8 @@ export function createServices({
     db,
     bus,
     builtins: sourceAdapters,
-    userAgent: `DJSearchBot/1.0 (+${publicUrl}/)`,
+    // A browser's, as for the built-ins (ADR 0046); a config's `headers` may set its own.
+    userAgent: BROWSER_USER_AGENT,
     logger,
     network: sourceNetwork,
     plugins: (rows) => plugins.entries(rows),

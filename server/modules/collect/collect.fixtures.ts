@@ -1,6 +1,7 @@
 /**
  * A djuu for the collector's tests, in the shapes of SOURCES.md: category lists
- * `/djlist/{cid}_{page}.html` whose every page lists three items of its own and one item shared
+ * `/djlist/{cid}_{page}.html` (each linking its next page as `/djlist/{cid}_{x}_{page+1}.html`)
+ * whose every page lists three items of its own and one item shared
  * by every category (dedup across units), and the app API's charts (`playRankings`).
  * Some cids fail the way the site does: 403, a changed layout, no answer at all.
  */
@@ -21,7 +22,7 @@ export const sharedItemId = (page: number) => `900${page}`;
 function categoryPage(cid: string, page: number): string {
   const ids = [...categoryItemIds(cid, page), sharedItemId(page)];
   const items = ids.map((id) => `<li><a href="/play/${id}.html" title="DJ${cid}号 - 舞曲${id}"><img src="/c/${id}.jpg"></a></li>`).join("");
-  const next = page < (CATEGORY_PAGES[cid] ?? 2) ? `<a href="/djlist/${cid}_${page + 1}.html">下一页</a>` : "";
+  const next = page < (CATEGORY_PAGES[cid] ?? 2) ? `<a href="/djlist/${cid}_1_${page + 1}.html">下一页</a>` : "";
   return `<!DOCTYPE html><html><body><ul class="music_list">${items}</ul><div class="page">${next}</div></body></html>`;
 }
 

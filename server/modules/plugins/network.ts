@@ -1,6 +1,7 @@
 import type { DbLogger } from "../../db/types.js";
 import { createSourceFetcher, type LookupFunction } from "../sources/fetch/index.js";
 import { createMediaStreamer } from "../sources/fetch/stream.js";
+import { BROWSER_USER_AGENT } from "../sources/fetch/user-agent.js";
 import { SourceError, type FetchRequest, type MediaStreamer } from "../sources/types.js";
 import type { FetchAnswer, GuestFetchRequest } from "./sandbox/protocol.js";
 
@@ -11,8 +12,6 @@ import type { FetchAnswer, GuestFetchRequest } from "./sandbox/protocol.js";
  * media through the guarded streamer. Answers are shaped as the sandbox's axios expects.
  */
 
-/** A desktop browser's User-Agent: what every public scraper of these sites sends. */
-export const BROWSER_USER_AGENT = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
 
 export interface PluginNetworkOptions {
   logger: Pick<DbLogger, "warn">;

@@ -42,6 +42,18 @@ export class ProviderUnavailable extends Error {
 }
 
 /**
+ * A provider that does not serve this query at all and was not asked (a site that declares it
+ * cannot answer it: 172Mix's firewall refuses every non-ASCII keyword). Neither a result nor an
+ * error: the search leaves it out of `errors`, and the source's health records nothing.
+ */
+export class ProviderSkipped extends Error {
+  constructor(readonly source: string, message = "not served by this source") {
+    super(message);
+    this.name = "ProviderSkipped";
+  }
+}
+
+/**
  * A place to search: our own catalogue (`local`) now; djuu, 172minx and vvvdj live adapters
  * later (external-sources issue). A provider must honour `signal` where it can (HTTP fetches);
  * the service stops waiting for it at its timeout either way.

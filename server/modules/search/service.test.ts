@@ -2,7 +2,7 @@ import type { CatalogueItem } from "@contracts/catalogue-item";
 import { searchQuerySchema } from "@contracts/search";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../errors.js";
-import type { ProviderQuery, SearchProvider } from "./provider.js";
+import { ProviderSkipped, type ProviderQuery, type SearchProvider } from "./provider.js";
 import { searchService } from "./service.js";
 
 const item = (source: string, id: number, channel = source): CatalogueItem => ({
@@ -115,6 +115,28 @@ describe("searchService", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ status: 502, message: "搜索失败" });
+  });
+
+  it("a provider that does not serve the query (ProviderSkipped) is neither a result nor an error", async () => {
+    const logged: string[] = [];
+    const skipping = provider("172minx", async () => {
+      throw new ProviderSkipped("172minx");
+    });
+    const local = provider("local", async () => [item("local", 1)]);
+    const result = await searchService([local, skipping], { onProviderError: (source) => logged.push(source) }).search(query({ keyword: "夜" }));
+    expect(result).toMatchObject({ errors: [], total: 10 });
+    expect(result.list.map((i) => i.id)).toEqual([1]);
+    expect(logged).toEqual([]);
+    // Skipped alone: an empty answer, not 搜索失败.
+    expect(await searchService([skipping]).search(query({ keyword: "夜" }))).toMatchObject({ list: [], total: 0, errors: [] });
+    // The providers that were asked all failed: 搜索失败, whatever was skipped.
+    const broken = provider("local", async () => {
+      throw new Error("db down");
+    });
+    const error = await searchService([broken, skipping])
+      .search(query({ keyword: "夜" }))
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, message: "搜索失败", data: { errors: [{ source: "local", msg: "搜索失败" }] } });
   });
 
   it("refuses a keyword that normalizes to nothing", async () => {

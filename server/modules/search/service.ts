@@ -1,7 +1,7 @@
 import { SEARCH_DEFAULT_PAGE_SIZE, searchMessages, type SearchQueryParsed, type SearchResult } from "@contracts/search";
 import { AppError } from "../../errors.js";
 import { mergeHits } from "./merge.js";
-import { ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "./provider.js";
+import { ProviderSkipped, ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "./provider.js";
 import { normalize } from "./search-text.js";
 
 export interface SearchServiceOptions {
@@ -43,7 +43,8 @@ async function runProvider(provider: SearchProvider, query: ProviderQuery, outer
 /**
  * The search rules: resolve paging, ask every provider that serves the channel in parallel,
  * each under its timeout, and merge. A failing provider is reported in `errors` and the
- * others still answer; only when all of them fail is the search a failure (搜索失败).
+ * others still answer; only when all of them fail is the search a failure (搜索失败). A provider
+ * that does not serve the query (ProviderSkipped) is neither: it is left out of the answer.
  *
  * Paging: page n is every provider's page n (the local catalogue's page of `pageSize`, each
  * site's own page n as long as the site lists), merged into one list (merge.ts: ranked by
@@ -69,8 +70,13 @@ export function searchService(providers: readonly SearchProvider[] | (() => read
 
     const result: SearchResult = { list: [], total: 0, capped: false, page: query.page, pageSize: query.pageSize, errors: [] };
     const answered: ProviderResult[] = [];
+    let skipped = 0;
     settled.forEach((outcome, i) => {
       const provider = selected[i];
+      if (outcome.status === "rejected" && outcome.reason instanceof ProviderSkipped) {
+        skipped += 1;
+        return;
+      }
       if (outcome.status === "rejected") {
         options.onProviderError?.(provider.code, outcome.reason);
         result.errors.push({ source: provider.code, msg: failureMessage(outcome.reason) });
@@ -80,7 +86,8 @@ export function searchService(providers: readonly SearchProvider[] | (() => read
       result.total += outcome.value.total;
       result.capped ||= outcome.value.capped ?? false;
     });
-    if (selected.length > 0 && result.errors.length === selected.length) {
+    const asked = selected.length - skipped;
+    if (asked > 0 && result.errors.length === asked) {
       throw new AppError(502, searchMessages.searchFailed, { errors: result.errors });
     }
     result.list = mergeHits(query.keyword, answered);

@@ -4,6 +4,7 @@ import { createMinx172Adapter } from "./adapters/minx172.js";
 import { createVvvdjAdapter } from "./adapters/vvvdj.js";
 import { createSourceFetcher, type LookupFunction } from "./fetch/index.js";
 import { createMediaStreamer } from "./fetch/stream.js";
+import { BROWSER_USER_AGENT } from "./fetch/user-agent.js";
 import type { AdapterContext, MediaStreamer, SourceAdapter } from "./types.js";
 
 /**
@@ -19,7 +20,7 @@ export interface SourceSettings {
   logo?: string;
   /** Page and API hosts the fetcher may reach (every redirect target too). */
   hosts: string[];
-  /** Hosts resolved media addresses live on (for the media proxy: "only resolved source hosts"). */
+  /** Hosts resolved media addresses live on (for the media proxy: "only resolved source hosts"); `*.site.com` is any host under site.com (fetch/host-pattern.ts). */
   mediaHosts: string[];
   /** One request, and the search's wait for this source (issue 11: default 3 s). */
   timeoutMs: number;
@@ -28,6 +29,8 @@ export interface SourceSettings {
   /** Requests at once and the gap between starts (public scrapers wait 0.3-1 s). */
   concurrency: number;
   minIntervalMs: number;
+  /** What its pages and media are asked with (default BROWSER_USER_AGENT); a request's own header wins. */
+  userAgent?: string;
 }
 
 /** What the search, health and collector use: one built adapter with its settings. */
@@ -55,7 +58,7 @@ export const BUILTIN_SOURCES: readonly SourceSettings[] = [
     name: "DJUU",
     homepage: "https://www.djuu.com",
     hosts: ["www.djuu.com", "android.djuu.com", "m.djuu.com"],
-    mediaHosts: ["mp4.djuu.com"],
+    mediaHosts: ["*.djuu.com"],
     timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
     concurrency: 4,
     minIntervalMs: 300,
@@ -66,7 +69,7 @@ export const BUILTIN_SOURCES: readonly SourceSettings[] = [
     name: "172Mix",
     homepage: "https://www.172mix.com",
     hosts: ["www.172mix.com", "m.172mix.com"],
-    mediaHosts: ["mp3.172mix.com"],
+    mediaHosts: ["*.172mix.com"],
     timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
     concurrency: 2,
     minIntervalMs: 500,
@@ -76,7 +79,7 @@ export const BUILTIN_SOURCES: readonly SourceSettings[] = [
     name: "清风DJ",
     homepage: "https://www.vvvdj.com",
     hosts: ["www.vvvdj.com", "m.vvvdj.com"],
-    mediaHosts: ["tspc.vvvdj.com"],
+    mediaHosts: ["*.vvvdj.com"],
     playFormat: "hls",
     timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS,
     concurrency: 4,
@@ -92,6 +95,7 @@ export interface SourceOverride {
   timeoutMs?: number;
   concurrency?: number;
   minIntervalMs?: number;
+  userAgent?: string;
   /** Added to the source's hosts (the override's base URL hosts are added on their own). */
   extraHosts?: string[];
   /** Added to the source's media hosts (tests: the fixture site serving the media). */
@@ -102,8 +106,8 @@ export interface SourceOverride {
 }
 
 export interface CreateSourceAdaptersOptions {
-  /** Honest, e.g. `DJSearchBot/1.0 (+https://example.com/about)`. */
-  userAgent: string;
+  /** One User-Agent for every source (tests); default each source's own (`SourceSettings.userAgent`). */
+  userAgent?: string;
   logger: Pick<DbLogger, "warn">;
   overrides?: Partial<Record<string, SourceOverride>>;
 }
@@ -123,10 +127,11 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
     const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/gu, "");
     const hosts = [...settings.hosts, ...(override.extraHosts ?? []), hostOf(baseUrl), ...(override.apiBaseUrl ? [hostOf(override.apiBaseUrl)] : [])];
     const timeoutMs = override.timeoutMs ?? settings.timeoutMs;
+    const userAgent = override.userAgent ?? options.userAgent ?? settings.userAgent ?? BROWSER_USER_AGENT;
     const fetcher = createSourceFetcher({
       source: settings.code,
       allowedHosts: [...new Set(hosts)],
-      userAgent: options.userAgent,
+      userAgent,
       logger: options.logger,
       timeoutMs,
       concurrency: override.concurrency ?? settings.concurrency,
@@ -138,7 +143,7 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
     const media = createMediaStreamer({
       source: settings.code,
       allowedHosts: mediaHosts,
-      userAgent: options.userAgent,
+      userAgent,
       logger: options.logger,
       ...(override.allowAddresses ? { allowAddresses: override.allowAddresses } : {}),
       ...(override.lookup ? { lookup: override.lookup } : {}),

@@ -1,7 +1,7 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
-import { ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "../search/provider.js";
+import { ProviderSkipped, ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "../search/provider.js";
 import type { CallFailure, SourceHealth } from "./health.js";
-import { SourceError, type MediaStreamer, type SourceAdapter, type SourceItem } from "./types.js";
+import { SourceError, type MediaStreamer, type SearchInput, type SourceAdapter, type SourceItem } from "./types.js";
 
 /** One external source in use: a built-in from the registry (`registry.ts`) or a generic one from `source_sites`, as the directory (`directory.ts`) has it now. */
 export interface SourceAdapterEntry {
@@ -84,7 +84,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /**
  * A search provider over one source adapter, guarded by the source's health: while its breaker
  * is open the provider answers at once with ProviderUnavailable; every call it lets through is
- * recorded (a timeout, i.e. the service aborting it, counts as a failure).
+ * recorded (a timeout, i.e. the service aborting it, counts as a failure). A query the adapter
+ * declares it cannot serve (`servesQuery` false) is not sent at all: ProviderSkipped, before
+ * the breaker is asked, and nothing is recorded (it is not the site failing).
  *
  * Paging: our page n is the site's page n, as many items as the site lists on a page (sites do
  * not take a page size); `total` is the site's when it states one, else a lower bound (`capped`)
@@ -98,10 +100,12 @@ export function sourceProvider(entry: SourceAdapterEntry, health: SourceHealth):
     timeoutMs: entry.timeoutMs ?? SOURCE_SEARCH_TIMEOUT_MS,
     serves: (channel) => channel === undefined || channel === code,
     async search(q: ProviderQuery, signal: AbortSignal): Promise<ProviderResult> {
+      const input: SearchInput = { keyword: q.keyword, page: q.page, type: q.type, kind: q.kind };
+      if (adapter.servesQuery?.(input) === false) throw new ProviderSkipped(code);
       if (!health.admit()) throw new ProviderUnavailable(code);
       const started = performance.now();
       try {
-        const page = await untilAborted(adapter.search({ keyword: q.keyword, page: q.page, type: q.type, kind: q.kind }, signal), signal);
+        const page = await untilAborted(adapter.search(input, signal), signal);
         health.succeeded(performance.now() - started);
         // The site's kind filter is not guaranteed (some sites have none): keep what was asked for.
         const items = page.items.filter((i) => i.playtype === q.type && (q.kind === undefined || i.kind === q.kind));

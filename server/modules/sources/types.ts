@@ -72,7 +72,7 @@ export interface SearchInput {
 
 /** Why a source call failed: the search names the source with this, never as "no results". */
 export type SourceErrorKind =
-  | "blocked" // the site refused us (e.g. 172minx's 403 for non-ASCII queries)
+  | "blocked" // the site refused us (e.g. a firewall's 403)
   | "timeout"
   | "network" // refused, reset, DNS
   | "http" // another non-2xx status
@@ -99,7 +99,12 @@ export interface SourceAdapter {
   readonly code: string;
   /** Shown name: DJUU, 172Mix, 清风DJ. */
   readonly name: string;
-  /** False for a query the source cannot serve (e.g. 172Mix and non-ASCII): skipped, not a failure. */
+  /**
+   * Whether the site can answer this query at all (a source declares what it can do): false for
+   * a query the site is known to refuse whatever we do (172Mix's firewall and non-ASCII
+   * keywords). Such a query is never sent and is not a failure: the search skips the source.
+   * Absent: every query is served.
+   */
   servesQuery?(input: SearchInput): boolean;
   search(input: SearchInput, signal?: AbortSignal): Promise<SourcePage>;
   /** A category's page; `category` is the site's own category key (cid, slug, c{N}/{sub}). */

@@ -48,15 +48,28 @@ export const changedLayoutPage = (): string =>
 export const malformedSearchPage = (): string =>
   `<html><body><ul class="search_list"><li><a href="/play/201001.html" title="周杰伦 - 夜曲(DJ阿福 Rmx)"><img src="/c/1.jpg"><li><a href="/play/201002.html" title="DJ小鱼-夜曲串烧"><img src="/c/2.jpg"><div class="page"><a href="?page=2">下一页`;
 
-/** The category page's other shape: `div.isgood_list p.t1 a[title]`. */
+/** Pages of each fixture category (`/djlist/{cid}_{1..3}.html`). */
+export const CATEGORY_PAGES = 3;
+
+/**
+ * The category page's other shape: `div.isgood_list p.t1 a[title]`. Page N is asked as
+ * `/djlist/{cid}_{N}.html`, but its pager links pages in three parts, `/djlist/{cid}_{x}_{N}.html`
+ * (SOURCES.md), and a page's own number in two.
+ */
 export function categoryPage(cid: string, page: number, next: boolean): string {
   const items = [1, 2].map((n) => `<div class="isgood_list"><p class="t1"><a href="/play/30${page}00${n}.html" title="DJ${n}号-慢摇串烧 第${page}页"></a></p></div>`).join("");
-  return layout(`${items}<div class="page">${next ? `<a href="/djlist/${cid}_${page + 1}.html">下一页</a>` : ""}</div>`);
+  const pager = [
+    `<a href="/djlist/${cid}_1.html">首页</a>`,
+    ...(page > 1 ? [`<a href="/djlist/${cid}_1_${page - 1}.html">上一页</a>`] : []),
+    `<span class="current">${page}</span>`,
+    ...(next ? [`<a href="/djlist/${cid}_1_${page + 1}.html">下一页</a>`, `<a href="/djlist/${cid}_1_${CATEGORY_PAGES}.html">尾页</a>`] : []),
+  ].join("");
+  return layout(`${items}<div class="page">${pager}</div>`);
 }
 
-export function playPage(id: string, { file = "c4/22/2026/ab12cd34" }: { file?: string } = {}): string {
+export function playPage(id: string, { file = "c4/22/2026/ab12cd34", heading = "周杰伦 - 夜曲(DJ阿福 Electro Rmx 2025 粤语)" }: { file?: string; heading?: string } = {}): string {
   return layout(`<div class="play_background"><img src="/upload/cover/${id}.jpg"></div>
-<h1>周杰伦 - 夜曲(DJ阿福 Electro Rmx 2025 粤语)</h1>
+<h1>${heading}</h1>
 <script type="text/javascript">
 var music = {file:'${file}', name:'周杰伦 - 夜曲(DJ阿福 Electro Rmx 2025 粤语)', id:${id}, duration:'04:12', uid: 8};
 var player = new DjPlayer(music);
@@ -88,11 +101,48 @@ export function serveDjuu(site: FixtureSite): FixtureSite {
       const items = page === 1 ? SEARCH_ITEMS : [{ id: "201004", title: "DJ小鱼 - 夜曲第二页(Rmx)", cover: "/c/4.jpg" }];
       return html(searchPage(items, { page, nextPage: page === 1 }))(req, res, match);
     })
-    .route(/^\/djlist\/(\d+)_(\d+)\.html$/, (req, res, match) => html(categoryPage(match![1]!, Number(match![2]), Number(match![2]) < 2))(req, res, match))
+    .route(/^\/djlist\/(\d+)_(\d+)\.html$/, (req, res, match) => html(categoryPage(match![1]!, Number(match![2]), Number(match![2]) < CATEGORY_PAGES))(req, res, match))
     .route(/^\/play\/(\d+)\.html$/, (req, res, match) => (match![1] === "404404" ? status(404, "Not Found")(req, res, match) : html(playPage(match![1]!))(req, res, match)))
     .route("/app/v1/music/playRankings", json(rankingAnswer))
     .route("/app/v1/music/listen", (req, res, match) => {
       const id = new URL(req.url ?? "/", "http://x").searchParams.get("id");
       return json({ code: 1, msg: "ok", data: { listenurl: `https://mp4.djuu.com/c4/22/2026/${id}.m4a?t=1795000000`, vipListenUrl: "" } })(req, res, match);
     });
+}
+
+/** The app API's songs for 夜曲: 25 in all, so page 1 (20 rows) has a next page and page 2 is the last. */
+export const API_SEARCH_ANSWER = {
+  code: 1,
+  msg: "ok",
+  time: 1795000000,
+  data: {
+    total: 25,
+    list: [
+      { id: 201001, title: "周杰伦 - 夜曲(DJ阿福 Electro Rmx 2025 粤语)", coverImgShow: "https://img.djuu.com/c/201001.jpg", duration: 252, hits_num: 5321, size: 2_100_000, create_time: 1790000100 },
+      { id: 201002, title: "【DJUU独家】南宁DJ小鱼-全中文国粤语Club音乐夜曲串烧", coverImgShow: "https://img.djuu.com/c/201002.jpg", duration: "3720", hits_num: 99821, size: "120000000", create_time: 1790000000 },
+    ],
+  },
+};
+
+export const API_DETAILS_ANSWER = {
+  code: 1,
+  msg: "ok",
+  time: 1795000000,
+  data: { id: 201001, title: "周杰伦 - 夜曲(DJ阿福 Electro Rmx 2025 粤语)", coverImgShow: "https://img.djuu.com/c/201001.jpg", duration: 252, hits_num: 5321, size: 2_100_000, create_time: 1790000100 },
+};
+
+/**
+ * The app API's search and details (registered before `serveDjuu`, whose site has neither: its
+ * searches fall back to the web pages). The search answer arrives JSON-encoded twice, as some
+ * of the API's answers do.
+ */
+export function serveDjuuApi(site: FixtureSite): FixtureSite {
+  return site
+    .route("/app/v1/music/search", (req, res, match) => {
+      const query = new URL(req.url ?? "/", "http://x").searchParams;
+      if (query.get("keywords") !== "夜曲") return json({ code: 1, msg: "ok", data: { total: 0, list: [] } })(req, res, match);
+      const answer = query.get("page") === "1" ? API_SEARCH_ANSWER : { ...API_SEARCH_ANSWER, data: { total: 25, list: [API_SEARCH_ANSWER.data.list[0]] } };
+      return json(JSON.stringify(answer))(req, res, match);
+    })
+    .route("/app/v1/music/details", json(API_DETAILS_ANSWER));
 }

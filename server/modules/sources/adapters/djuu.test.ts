@@ -4,18 +4,33 @@ import { html, json, resetMidBody, startFixtureSite, status, withLatency, type F
 import { createSourceFetcher } from "../fetch/client.js";
 import { SourceError } from "../types.js";
 import { createDjuuAdapter } from "./djuu.js";
-import { changedLayoutPage, malformedSearchPage, olderSearchPage, playPage, rankingAnswer, serveDjuu } from "./djuu.fixtures.js";
+import { DJUU_APP_USER_AGENT, DJUU_SEARCH_ROWS, readApiJson } from "./djuu-api.js";
+import {
+  API_DETAILS_ANSWER,
+  API_SEARCH_ANSWER,
+  CATEGORY_PAGES,
+  categoryPage,
+  changedLayoutPage,
+  malformedSearchPage,
+  olderSearchPage,
+  playPage,
+  rankingAnswer,
+  serveDjuu,
+  serveDjuuApi,
+} from "./djuu.fixtures.js";
 
 let site: FixtureSite;
+const sites: FixtureSite[] = [];
 const closers: (() => void)[] = [];
 afterEach(async () => {
   closers.splice(0).forEach((close) => close());
-  await site?.close();
+  await Promise.all(sites.splice(0).map((s) => s.close()));
 });
 
 /** A djuu on a fixture server; `override` registers routes that win over today's pages. */
 async function djuu(override: (site: FixtureSite) => void = () => {}, timeoutMs = 2_000) {
   site = await startFixtureSite();
+  sites.push(site);
   override(site);
   serveDjuu(site);
   const fetcher = createSourceFetcher({
@@ -42,11 +57,12 @@ async function failure(promise: Promise<unknown>): Promise<SourceError> {
 
 const search = (keyword: string, page = 1) => ({ keyword, page, type: "mp3" as const });
 
-describe("djuu: search", () => {
+describe("djuu: search on the web pages (the fixture's app API has no search: 404)", () => {
   it("finds items for a Chinese keyword (URL-encoded), relative and absolute links alike", async () => {
     const adapter = await djuu();
     const page = await adapter.search(search("夜曲"));
-    expect(site.hits[0]!.url).toBe("/search?musicname=%E5%A4%9C%E6%9B%B2&cid=0&list=1&page=1");
+    expect(site.hits.map((h) => h.path)).toEqual(["/app/v1/music/search", "/search"]);
+    expect(site.hits[1]!.url).toBe("/search?musicname=%E5%A4%9C%E6%9B%B2&cid=0&list=1&page=1");
     expect(page.hasMore).toBe(true);
     expect(page.items.map((i) => [i.sourceId, i.artist, i.title, i.kind, i.position])).toEqual([
       ["201001", "周杰伦", "夜曲(DJ阿福 Electro Rmx 2025 粤语)", "single", 1],
@@ -119,16 +135,30 @@ describe("djuu: search", () => {
 });
 
 describe("djuu: categories and charts", () => {
-  it("lists a category page (div.isgood_list shape) and its next page", async () => {
+  it("lists a category page (div.isgood_list shape) from the web pages, never the app API", async () => {
     const adapter = await djuu();
     const first = await adapter.listCategory("2", 1);
-    expect(site.hits.at(-1)!.path).toBe("/djlist/2_1.html");
+    expect(site.hits.map((h) => h.path)).toEqual(["/djlist/2_1.html"]);
     expect(first.items.map((i) => [i.sourceId, i.title, i.kind])).toEqual([
       ["301001", "DJ1号-慢摇串烧 第1页", "mix"],
       ["301002", "DJ2号-慢摇串烧 第1页", "mix"],
     ]);
-    expect(first.hasMore).toBe(true);
-    expect((await adapter.listCategory("2", 2)).hasMore).toBe(false);
+  });
+
+  it("pages a category: page N asked as {cid}_{N}, the next one linked as {cid}_{x}_{N+1}", async () => {
+    const adapter = await djuu();
+    const pages = [];
+    for (let page = 1; page <= CATEGORY_PAGES; page += 1) pages.push(await adapter.listCategory("2", page));
+    expect(site.hits.map((h) => h.path)).toEqual(["/djlist/2_1.html", "/djlist/2_2.html", "/djlist/2_3.html"]);
+    expect(pages.map((p) => p.hasMore)).toEqual([true, true, false]);
+    expect(pages.map((p) => p.items[0]!.sourceId)).toEqual(["301001", "302001", "303001"]);
+  });
+
+  it("another category's link or the last page's own link is not a next page", async () => {
+    // Page 4 of another category, or a link to the last page itself, is not a next page.
+    const last = categoryPage("2", 3, false).replace("</body>", `<a href="/djlist/12_1_4.html">喊麦串烧</a><a href="/djlist/2_1_3.html">3</a></body>`);
+    const other = await djuu((s) => s.route("/djlist/2_3.html", html(last)));
+    expect((await other.listCategory("2", 3)).hasMore).toBe(false);
   });
 
   it("lists a chart from the app API: period mapped to rankType, kind filtered, the site's rank and fields kept", async () => {
@@ -212,5 +242,82 @@ describe("djuu: details and media", () => {
     );
     expect((await failure(adapter.resolveMedia("404404"))).kind).toBe("expired");
     expect((await failure(adapter.resolveMedia("201007"))).kind).toBe("expired");
+  });
+});
+
+describe("djuu: the app API first, the web pages when it fails", () => {
+  it("searches through the API as its app does: keywords, page, row, the app's User-Agent and JSON; an answer encoded twice is read", async () => {
+    const adapter = await djuu(serveDjuuApi);
+    const first = await adapter.search(search("夜曲"));
+    expect(site.hits.map((h) => h.url)).toEqual([`/app/v1/music/search?keywords=%E5%A4%9C%E6%9B%B2&page=1&row=${DJUU_SEARCH_ROWS}`]);
+    expect(site.hits[0]!.headers).toMatchObject({ "user-agent": DJUU_APP_USER_AGENT, accept: "application/json" });
+    expect(DJUU_APP_USER_AGENT).toMatch(/^Mozilla\/5\.0 \(Linux; Android .* com\.djuu\.player$/u);
+    expect(first).toMatchObject({ hasMore: true, total: 25 });
+    expect(first.items.map((i) => [i.sourceId, i.artist, i.title, i.duration, i.sizeBytes, i.kind, i.position, i.url])).toEqual([
+      ["201001", "周杰伦", "夜曲(DJ阿福 Electro Rmx 2025 粤语)", 252, 2_100_000, "single", 1, `${site.url}/play/201001.html`],
+      ["201002", null, "南宁DJ小鱼-全中文国粤语Club音乐夜曲串烧", 3720, 120_000_000, "mix", 2, `${site.url}/play/201002.html`],
+    ]);
+    expect(first.items[0]!.raw).toEqual(API_SEARCH_ANSWER.data.list[0]);
+    expect((await adapter.search(search("夜曲", 2))).hasMore).toBe(false);
+    expect(await adapter.search(search("没有这首歌"))).toEqual({ items: [], hasMore: false, total: 0 });
+    expect(site.hits.every((h) => h.path.startsWith("/app/v1/"))).toBe(true);
+  });
+
+  it.each([
+    ["down (connection reset)", resetMidBody()],
+    ["an error code", json({ code: 0, msg: "系统繁忙", data: null })],
+    ["an answer that is not JSON", html("<html>502 Bad Gateway</html>")],
+    ["an envelope of another shape", json({ code: 1, data: { items: [] } })],
+    ["a 500", status(500, "Internal Server Error")],
+  ])("falls back to the web pages when the API is %s", async (_why, failing) => {
+    const adapter = await djuu((s) => s.route("/app/v1/music/search", failing));
+    const page = await adapter.search(search("夜曲"));
+    expect(site.hits.map((h) => h.path)).toEqual(["/app/v1/music/search", "/search"]);
+    expect(page.items.map((i) => i.sourceId)).toEqual(["201001", "201002", "201003"]);
+    expect(page.hasMore).toBe(true);
+  });
+
+  it("the web pages failing too is the source's error", async () => {
+    const adapter = await djuu((s) => s.route("/app/v1/music/search", status(500)).route("/search", status(403)));
+    expect((await failure(adapter.search(search("夜曲")))).kind).toBe("blocked");
+  });
+
+  it("reads details from the API, else from the play page", async () => {
+    const adapter = await djuu(serveDjuuApi);
+    const details = await adapter.details("201001");
+    expect(site.hits.map((h) => h.url)).toEqual(["/app/v1/music/details?id=201001"]);
+    expect(site.hits[0]!.headers["user-agent"]).toBe(DJUU_APP_USER_AGENT);
+    expect(details).toMatchObject({ sourceId: "201001", artist: "周杰伦", title: "夜曲(DJ阿福 Electro Rmx 2025 粤语)", duration: 252, sizeBytes: 2_100_000, cover: "https://img.djuu.com/c/201001.jpg", tracklist: [] });
+    expect(details.raw).toEqual(API_DETAILS_ANSWER.data);
+    // The API answering another song, or failing: the play page.
+    expect((await adapter.details("201005")).raw).toMatchObject({ music: { id: "201005" } });
+    expect(site.hits.slice(1).map((h) => h.path)).toEqual(["/app/v1/music/details", "/play/201005.html"]);
+  });
+
+  it("the play page's title comes from its music script before the <h1>", async () => {
+    const adapter = await djuu((s) => s.route("/play/201001.html", html(playPage("201001", { heading: "DJ呦呦 - 在线试听" }))));
+    expect(await adapter.details("201001")).toMatchObject({ artist: "周杰伦", title: "夜曲(DJ阿福 Electro Rmx 2025 粤语)" });
+    const noScript = playPage("201002").replace(/var music = \{[^}]*\};/u, "");
+    const headingOnly = await djuu((s) => s.route("/play/201002.html", html(noScript)));
+    expect((await headingOnly.details("201002")).title).toBe("夜曲(DJ阿福 Electro Rmx 2025 粤语)");
+  });
+
+  it("plays the API's listenurl; the API down or refusing falls back to the play page's file", async () => {
+    const adapter = await djuu();
+    expect((await adapter.resolveMedia("201001")).url).toBe("https://mp4.djuu.com/c4/22/2026/201001.m4a?t=1795000000");
+    expect(site.hits.at(-1)!.headers).toMatchObject({ "user-agent": DJUU_APP_USER_AGENT, accept: "application/json" });
+    for (const failing of [resetMidBody(), status(403), json({ code: -1, msg: "请登录" })]) {
+      const fallback = await djuu((s) => s.route("/app/v1/music/listen", failing));
+      expect(await fallback.resolveMedia("201001")).toEqual({ url: "https://mp4.djuu.com/c4/22/2026/ab12cd34.m4a", headers: {}, format: "m4a" });
+      expect(site.hits.map((h) => h.path)).toEqual(["/app/v1/music/listen", "/play/201001.html"]);
+    }
+  });
+
+  it("reads an answer encoded twice, and no further", () => {
+    const answer = { code: 1, data: { list: [] } };
+    expect(readApiJson(JSON.stringify(answer))).toEqual(answer);
+    expect(readApiJson(JSON.stringify(JSON.stringify(answer)))).toEqual(answer);
+    expect(typeof readApiJson(JSON.stringify(JSON.stringify(JSON.stringify(answer))))).toBe("string");
+    expect(readApiJson("<html>")).toBeUndefined();
   });
 });

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { classifyKind, parseDuration, splitArtist } from "../normalise.js";
 import {
   SourceError,
@@ -12,13 +11,15 @@ import {
   type SourceItemDetails,
   type SourcePage,
 } from "../types.js";
+import { apiListPage, apiSong, DJUU_SEARCH_ROWS, djuuApi, fromApiSong, listenAnswer } from "./djuu-api.js";
 import { readListPage, readPlayPage, type ListedAnchor } from "./djuu-pages.js";
-import { pageJson, pageText } from "./site-answer.js";
+import { pageText } from "./site-answer.js";
 
 /**
- * djuu (www.djuu.com, DJ呦呦; SOURCES.md). Search and categories read the web pages (the app
- * API's category listing answers 500 and its search ignores the category); charts and the
- * playable address come from the app API; details from the play page.
+ * djuu (www.djuu.com, DJ呦呦; SOURCES.md). Search, details and the playable address ask the app
+ * API first (`djuu-api.ts`) and read the web pages when it fails; categories read the web pages
+ * only (the API's category listing answers 500 and its search ignores the category); charts
+ * come from the API alone (the web has no chart of its plays).
  */
 
 export const DJUU = { code: "djuu", name: "DJUU" } as const;
@@ -37,39 +38,30 @@ export interface DjuuContext extends AdapterContext {
  */
 export const DJUU_RANK_TYPE: Record<ChartPeriod, number> = { day: 1, week: 1, month: 2, quarter: 2 };
 
-const envelope = z.looseObject({ code: z.coerce.number(), msg: z.string().nullish(), data: z.unknown() });
-const idValue = z.union([z.string(), z.number()]).transform(String);
-const apiSong = z.looseObject({
-  id: idValue,
-  title: z.string(),
-  coverImgShow: z.string().nullish(),
-  duration: z.union([z.number(), z.string()]).nullish(),
-  size: z.union([z.number(), z.string()]).nullish(),
-  hits_num: z.union([z.number(), z.string()]).nullish(),
-  create_time: z.union([z.number(), z.string()]).nullish(),
-});
-const songList = z.looseObject({ list: z.array(apiSong), total: z.coerce.number().nullish() });
-const listen = z.looseObject({ listenurl: z.string().nullish(), vipListenUrl: z.string().nullish() });
-
 export function createDjuuAdapter(context: DjuuContext): SourceAdapter {
   const { fetcher } = context;
   const web = context.baseUrl.replace(/\/$/u, "");
-  const api = (context.apiBaseUrl ?? "https://android.djuu.com/app/v1").replace(/\/$/u, "");
   const media = (context.mediaBaseUrl ?? "https://mp4.djuu.com").replace(/\/$/u, "");
   const source = DJUU.code;
+  const api = djuuApi(fetcher, (context.apiBaseUrl ?? "https://android.djuu.com/app/v1").replace(/\/$/u, ""), source);
   const playPage = (id: string) => `${web}/play/${id}.html`;
 
   async function getPage(url: string, what: string, signal?: AbortSignal): Promise<string> {
     return pageText(source, await fetcher.fetch({ url, encoding: "utf-8", signal }), what);
   }
 
-  /** The app API's `data`, after its envelope: any code but 1 is an error. */
-  async function callApi(path: string, what: string, signal?: AbortSignal): Promise<unknown> {
-    const answer = await fetcher.fetch({ url: `${api}${path}`, headers: { Accept: "application/json" }, signal });
-    const parsed = envelope.safeParse(pageJson(source, answer, what));
-    if (!parsed.success) throw new SourceError(source, "layout", `${what}: not the app API's envelope`);
-    if (parsed.data.code !== 1) throw new SourceError(source, "http", `${what}: code ${parsed.data.code} ${parsed.data.msg ?? ""}`.trim());
-    return parsed.data.data;
+  /**
+   * The app API first; when it fails (down, refused, a code other than 1, an answer of another
+   * shape) or has nothing to give (undefined), the web pages. The caller giving up is not hidden.
+   */
+  async function apiFirst<T>(fromApi: () => Promise<T | undefined>, fromWeb: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      const answer = await fromApi();
+      if (answer !== undefined) return answer;
+    } catch (error) {
+      if (!(error instanceof SourceError) || signal?.aborted) throw error;
+    }
+    return fromWeb();
   }
 
   function fromAnchor(anchor: ListedAnchor, position: number): SourceItem {
@@ -97,93 +89,100 @@ export function createDjuuAdapter(context: DjuuContext): SourceAdapter {
     return { items: page.anchors.map((a, i) => fromAnchor(a, i + 1)), hasMore: page.hrefs.some((href) => nextPage.test(href)) };
   }
 
+  async function searchApi(input: SearchInput, signal?: AbortSignal): Promise<SourcePage> {
+    const path = `/music/search?keywords=${encodeURIComponent(input.keyword)}&page=${input.page}&row=${DJUU_SEARCH_ROWS}`;
+    return apiListPage(source, await api.call(path, "search", signal), playPage, "search", { page: input.page, rows: DJUU_SEARCH_ROWS });
+  }
+
+  async function searchWeb(input: SearchInput, signal?: AbortSignal): Promise<SourcePage> {
+    const url = `${web}/search?musicname=${encodeURIComponent(input.keyword)}&cid=0&list=1&page=${input.page}`;
+    return listFrom(await getPage(url, "search", signal), url, new RegExp(`[?&]page=${input.page + 1}(?!\\d)`, "u"), "search");
+  }
+
+  async function detailsApi(sourceId: string, signal?: AbortSignal): Promise<SourceItemDetails> {
+    const written = await api.call(`/music/details?id=${sourceId}`, "details", signal);
+    const song = apiSong.safeParse(written);
+    if (!song.success || song.data.id !== sourceId) throw new SourceError(source, "layout", "details: not the song asked for");
+    return { ...fromApiSong(source, song.data, written as Record<string, unknown>, playPage(sourceId)), tracklist: [] };
+  }
+
+  async function detailsWeb(sourceId: string, signal?: AbortSignal): Promise<SourceItemDetails> {
+    const url = playPage(sourceId);
+    const page = readPlayPage(await getPage(url, "play page", signal), url);
+    // The player's own data first: the <h1> is the page's heading, not always the track's name.
+    const written = page.music.name?.trim() || page.heading;
+    if (!written) throw new SourceError(source, "layout", "play page: neither the music script nor a heading");
+    const { artist, title } = splitArtist(written);
+    const duration = parseDuration(page.music.duration ?? page.music.time ?? null);
+    return {
+      source,
+      sourceId,
+      url,
+      title,
+      artist,
+      cover: page.cover,
+      duration,
+      sizeBytes: null,
+      kind: classifyKind({ title: written, duration }),
+      playtype: "mp3",
+      tracklist: [],
+      raw: { heading: page.heading, music: page.music, cover: page.cover },
+    };
+  }
+
+  /** The listen answer's address (listenurl is the direct m4a); undefined when it has none. */
+  async function mediaApi(sourceId: string, signal?: AbortSignal): Promise<ResolvedMedia | undefined> {
+    const answer = listenAnswer.safeParse(await api.call(`/music/listen?id=${sourceId}`, "listen", signal));
+    if (!answer.success) throw new SourceError(source, "layout", "listen: not the known answer");
+    const direct = answer.data.listenurl?.trim() || answer.data.vipListenUrl?.trim();
+    return direct ? { url: direct, headers: {}, format: "m4a" } : undefined;
+  }
+
+  async function mediaWeb(sourceId: string, signal?: AbortSignal): Promise<ResolvedMedia> {
+    const url = playPage(sourceId);
+    let file: string | undefined;
+    try {
+      file = readPlayPage(await getPage(url, "play page", signal), url).music.file?.trim();
+    } catch (error) {
+      if (error instanceof SourceError && error.kind === "not_found") throw new SourceError(source, "expired", `item ${sourceId} no longer plays`, error.status);
+      throw error;
+    }
+    if (!file) throw new SourceError(source, "expired", `item ${sourceId} has no playable address`);
+    return { url: /^https?:/iu.test(file) ? file : `${media}/${file.replace(/^\//u, "")}.m4a`, headers: {}, format: "m4a" };
+  }
+
   return {
     ...DJUU,
 
     async search(input: SearchInput, signal?: AbortSignal): Promise<SourcePage> {
       if (input.type === "mp4") return { items: [], hasMore: false }; // djuu has audio only
-      const url = `${web}/search?musicname=${encodeURIComponent(input.keyword)}&cid=0&list=1&page=${input.page}`;
-      const page = listFrom(await getPage(url, "search", signal), url, new RegExp(`[?&]page=${input.page + 1}(?!\\d)`, "u"), "search");
+      const page = await apiFirst(() => searchApi(input, signal), () => searchWeb(input, signal), signal);
       return input.kind ? { ...page, items: page.items.filter((item) => item.kind === input.kind) } : page;
     },
 
+    /** The web pages only (the API's category list answers 500). Page N is `/djlist/{cid}_{N}.html`; the page links its next as `/djlist/{cid}_{x}_{N+1}.html`. */
     async listCategory(category: string, page: number, signal?: AbortSignal): Promise<SourcePage> {
       if (!/^\d+$/u.test(category)) throw new SourceError(source, "not_found", `no djuu category ${category}`);
       const url = `${web}/djlist/${category}_${page}.html`;
-      return listFrom(await getPage(url, "category", signal), url, new RegExp(`/djlist/${category}_${page + 1}\\.html`, "u"), "category");
+      return listFrom(await getPage(url, "category", signal), url, new RegExp(`/djlist/${category}(?:_\\d+)?_${page + 1}\\.html(?:[?#]|$)`, "u"), "category");
     },
 
     async listChart(chart: { period: ChartPeriod; kind: ItemKind }, signal?: AbortSignal): Promise<SourcePage> {
-      const written = await callApi(`/music/playRankings?rankType=${DJUU_RANK_TYPE[chart.period]}`, "chart", signal);
-      const data = songList.safeParse(written);
-      if (!data.success) throw new SourceError(source, "layout", "chart: the list is not in the known shape");
-      const rawList = (written as { list: Record<string, unknown>[] }).list;
-      const items = data.data.list.map((song, i): SourceItem => {
-        const { artist, title } = splitArtist(song.title);
-        const duration = parseDuration(song.duration ?? null);
-        const sizeBytes = song.size === null || song.size === undefined || song.size === "" ? null : Number(song.size) || null;
-        return {
-          source,
-          sourceId: song.id,
-          url: playPage(song.id),
-          title,
-          artist,
-          cover: song.coverImgShow || null,
-          duration,
-          sizeBytes,
-          kind: classifyKind({ title: song.title, duration, sizeBytes }),
-          playtype: "mp3",
-          position: i + 1, // the site's rank, before our kind filter
-          raw: rawList[i]!, // as the site wrote it (ids stay numbers)
-        };
-      });
-      return { items: items.filter((item) => item.kind === chart.kind), hasMore: false, total: data.data.total ?? undefined };
+      const written = await api.call(`/music/playRankings?rankType=${DJUU_RANK_TYPE[chart.period]}`, "chart", signal);
+      // `position` stays the site's rank, before our kind filter.
+      const page = apiListPage(source, written, playPage, "chart");
+      return { ...page, items: page.items.filter((item) => item.kind === chart.kind) };
     },
 
     async details(sourceId: string, signal?: AbortSignal): Promise<SourceItemDetails> {
       if (!/^\d+$/u.test(sourceId)) throw new SourceError(source, "not_found", `no djuu item ${sourceId}`);
-      const url = playPage(sourceId);
-      const page = readPlayPage(await getPage(url, "play page", signal), url);
-      const written = page.heading ?? page.music.name ?? null;
-      if (!written) throw new SourceError(source, "layout", "play page: neither a heading nor the music script");
-      const { artist, title } = splitArtist(written);
-      const duration = parseDuration(page.music.duration ?? page.music.time ?? null);
-      return {
-        source,
-        sourceId,
-        url,
-        title,
-        artist,
-        cover: page.cover,
-        duration,
-        sizeBytes: null,
-        kind: classifyKind({ title: written, duration }),
-        playtype: "mp3",
-        tracklist: [],
-        raw: { heading: page.heading, music: page.music, cover: page.cover },
-      };
+      return apiFirst(() => detailsApi(sourceId, signal), () => detailsWeb(sourceId, signal), signal);
     },
 
     async resolveMedia(sourceId: string, signal?: AbortSignal): Promise<ResolvedMedia> {
       if (!/^\d+$/u.test(sourceId)) throw new SourceError(source, "not_found", `no djuu item ${sourceId}`);
-      // The app API's listenurl is the direct m4a (no Referer check). When it has none, the play page's file.
-      try {
-        const answer = listen.safeParse(await callApi(`/music/listen?id=${sourceId}`, "listen", signal));
-        const direct = answer.success ? answer.data.listenurl?.trim() : "";
-        if (direct) return { url: direct, headers: {}, format: "m4a" };
-      } catch (error) {
-        if (!(error instanceof SourceError) || !["http", "not_found", "layout"].includes(error.kind)) throw error;
-      }
-      const url = playPage(sourceId);
-      let file: string | undefined;
-      try {
-        file = readPlayPage(await getPage(url, "play page", signal), url).music.file?.trim();
-      } catch (error) {
-        if (error instanceof SourceError && error.kind === "not_found") throw new SourceError(source, "expired", `item ${sourceId} no longer plays`, error.status);
-        throw error;
-      }
-      if (!file) throw new SourceError(source, "expired", `item ${sourceId} has no playable address`);
-      return { url: /^https?:/iu.test(file) ? file : `${media}/${file.replace(/^\//u, "")}.m4a`, headers: {}, format: "m4a" };
+      // No address from the API (none, or the API failing): the play page's file.
+      return apiFirst(() => mediaApi(sourceId, signal), () => mediaWeb(sourceId, signal), signal);
     },
   };
 }

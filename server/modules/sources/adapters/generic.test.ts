@@ -5,7 +5,7 @@ import { gbkHtml, html, json, startFixtureSite, type FixtureSite } from "../../.
 import { createSourceFetcher } from "../fetch/client.js";
 import { SourceError, type SourceAdapter, type SourceItem } from "../types.js";
 import { createDjuuAdapter } from "./djuu.js";
-import { changedLayoutPage, serveDjuu } from "./djuu.fixtures.js";
+import { changedLayoutPage, playPage, serveDjuu } from "./djuu.fixtures.js";
 import { createGenericAdapter } from "./generic.js";
 import { parseGenericConfig } from "./generic-config.js";
 
@@ -58,13 +58,14 @@ describe("the generic adapter, configured as djuu", () => {
     expect(generics.items[1]!.raw).toMatchObject({ id: "201002", title: "【DJUU独家】南宁DJ小鱼-全中文国粤语Club音乐夜曲串烧" });
   });
 
-  it("gives the same details", async () => {
-    const { code, generic } = await bothAdapters();
+  it("gives the same details (the title from the play page's music script, not its <h1>)", async () => {
+    const { code, generic } = await bothAdapters((s) => s.route("/play/201001.html", html(playPage("201001", { heading: "DJ呦呦 - 在线试听" }))));
     const [expected, actual] = [await code.details("201001"), await generic.details("201001")];
     const { raw: _a, ...expectedRest } = expected;
     const { raw: _b, ...actualRest } = actual;
     expect(actualRest).toEqual(expectedRest);
     expect(actual.duration).toBe(252);
+    expect(actual.title).toBe("夜曲(DJ阿福 Electro Rmx 2025 粤语)");
   });
 
   it("gives the same empty page, and the same layout error for a changed page", async () => {
@@ -85,9 +86,12 @@ describe("the generic adapter, configured as djuu", () => {
 
   it("gives the same category pages and charts (the chart's raw fields too)", async () => {
     const { code, generic } = await bothAdapters();
-    const [expectedCategory, actualCategory] = [await code.listCategory("2", 1), await generic.listCategory("2", 1)];
-    expect(withoutRaw(actualCategory.items)).toEqual(withoutRaw(expectedCategory.items));
-    expect(actualCategory.hasMore).toBe(true);
+    for (const page of [1, 2, 3]) {
+      const [expectedCategory, actualCategory] = [await code.listCategory("2", page), await generic.listCategory("2", page)];
+      expect(withoutRaw(actualCategory.items)).toEqual(withoutRaw(expectedCategory.items));
+      // The next page is linked in three parts (`/djlist/2_1_{page+1}.html`): pages 1 and 2 have one.
+      expect([actualCategory.hasMore, expectedCategory.hasMore]).toEqual([page < 3, page < 3]);
+    }
     for (const chart of [{ period: "week", kind: "single" }, { period: "quarter", kind: "mix" }] as const) {
       expect(await generic.listChart(chart)).toEqual(await code.listChart(chart));
     }

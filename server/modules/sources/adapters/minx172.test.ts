@@ -33,6 +33,7 @@ function serveMinx(s: FixtureSite): void {
     .route("/ranks/sjcsds", html(page("genre-csds2-page2.html")))
     .route("/play/6a3f9c01", html(page("play.html")))
     .route("/play/6a3f9c02", html(page("play-reordered.html")))
+    .route("/play/7b1d2e03", html(page("play-setmedia.html")))
     .route("/play/gone01", html(page("play-removed.html")));
 }
 
@@ -62,12 +63,22 @@ async function failure(promise: Promise<unknown>): Promise<SourceError> {
 const search = (keyword: string, page = 1) => ({ keyword, page, type: "mp3" as const });
 
 describe("172Mix: search", () => {
-  it("reports a Chinese keyword's 403 (its firewall) as a blocked source, never as no results", async () => {
+  it("declares it cannot serve a non-ASCII keyword (its firewall's certain 403) and never sends one", async () => {
     const adapter = await minx();
+    expect(adapter.servesQuery?.(search("夜曲"))).toBe(false);
+    expect(adapter.servesQuery?.(search("DJ小鱼"))).toBe(false);
+    expect(adapter.servesQuery?.(search("yequ remix"))).toBe(true);
     const error = await failure(adapter.search(search("夜曲")));
-    expect(site.hits.at(-1)!.url).toBe("/searches?query=%E5%A4%9C%E6%9B%B2&page=1");
-    expect(error).toMatchObject({ source: "172minx", kind: "blocked", status: 403 });
+    expect(error).toMatchObject({ source: "172minx", kind: "blocked" });
     expect(error.message).toContain("non-ASCII");
+    expect(site.hits).toHaveLength(0);
+  });
+
+  it("a 403 for an ASCII query is still the firewall refusing us: blocked, never no results", async () => {
+    const adapter = await minx((s) => s.route("/searches", status(403, "403 Forbidden")));
+    const error = await failure(adapter.search(search("yequ")));
+    expect(site.hits.at(-1)!.url).toBe("/searches?query=yequ&page=1");
+    expect(error).toMatchObject({ source: "172minx", kind: "blocked", status: 403 });
   });
 
   it("finds items for an ASCII query: track items, absolute links, the site's fields kept, a next page", async () => {
@@ -205,6 +216,17 @@ describe("172Mix: details and media", () => {
       headers: { Referer: "https://www.172mix.com/" },
       format: "m4a",
     });
+  });
+
+  it("plays a page that has only a player's setMedia (no var media): the first address on mp3.172mix.com", async () => {
+    const adapter = await minx();
+    expect(await adapter.resolveMedia("7b1d2e03")).toEqual({
+      url: "https://mp3.172mix.com/mp3/userdj/20261105/7b1d2e03a4f5468c9d0e1f2a3b4c5d6e.m4a",
+      headers: { Referer: "https://www.172mix.com/" },
+      format: "m4a",
+    });
+    expect(await adapter.details("7b1d2e03")).toMatchObject({ sourceId: "7b1d2e03", artist: "林俊杰", title: "江南(DJ阿远 ProgHouse Rmx 2026)" });
+    expect(site.hits.map((h) => h.path)).toEqual(["/play/7b1d2e03", "/play/7b1d2e03"]);
   });
 
   it("a removed track or a play page gone is expired; details of a gone page are not found", async () => {

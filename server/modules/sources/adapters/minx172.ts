@@ -5,6 +5,7 @@ import {
   MINX172_GENRES,
   MINX172_RANKS,
   minx172Paths,
+  needsAsciiQuery,
   readMinxList,
   readMinxPlayPage,
   readMinxRank,
@@ -24,8 +25,8 @@ import { pageText } from "./site-answer.js";
 
 /**
  * 172Mix (www.172mix.com, code `172minx`; SOURCES.md). Everything is read from the web pages
- * (`parsers/minx172.ts`): search, genres (the only lists that really page), rank pages and
- * the play page's `var media`.
+ * (`parsers/minx172.ts`): search (ASCII keywords only: its firewall refuses the others),
+ * genres (the only lists that really page), rank pages and the play page's media address.
  */
 
 /**
@@ -70,11 +71,16 @@ export function createMinx172Adapter(context: AdapterContext): SourceAdapter {
   return {
     ...MINX172,
 
+    /** Its firewall answers 403 to every non-ASCII keyword (SOURCES.md): such a query is never sent, and never a failure. */
+    servesQuery: (input: SearchInput) => !needsAsciiQuery(input.keyword),
+
     async search(input: SearchInput, signal?: AbortSignal): Promise<SourcePage> {
       if (input.type === "mp4") return { items: [], hasMore: false }; // audio only
+      // The search provider does not call us with one (servesQuery); a direct caller learns it without a request.
+      if (needsAsciiQuery(input.keyword)) throw new SourceError(source, "blocked", "172Mix's firewall refuses non-ASCII queries: not sent");
       const url = `${web}${minx172Paths.search(input.keyword, input.page)}`;
       const answer = await get(url, signal);
-      // The firewall's 403 (non-ASCII queries when logged out) is the site refusing us, never "no results".
+      // A 403 for an ASCII query is still the firewall refusing us: a source error, never "no results".
       if (isBlockedAnswer(answer.status)) throw blockedSearchError(input.keyword, answer.status);
       const page = readMinxList(pageText(source, answer, "search"), url);
       return input.kind ? { ...page, items: page.items.filter((item) => item.kind === input.kind) } : page;

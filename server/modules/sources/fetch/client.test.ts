@@ -36,6 +36,15 @@ async function failure(promise: Promise<unknown>): Promise<SourceError> {
 }
 
 describe("the source fetcher", () => {
+  it("sends the source's User-Agent, and a request's own user-agent header wins (any case)", async () => {
+    const client = await setup({ userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Test" });
+    site.route("/", html("ok"));
+    await client.fetch({ url: `${site.url}/` });
+    await client.fetch({ url: `${site.url}/`, headers: { "User-Agent": "App/1.0 com.djuu.player" } });
+    await client.fetch({ url: `${site.url}/`, headers: { "user-agent": "Other/2.0" } });
+    expect(site.hits.map((h) => h.headers["user-agent"])).toEqual(["Mozilla/5.0 (Windows NT 10.0; Win64; x64) Test", "App/1.0 com.djuu.player", "Other/2.0"]);
+  });
+
   it("returns statuses instead of throwing, with the headers and the final address", async () => {
     const client = await setup();
     site.route("/forbidden", status(403, "Forbidden")).route("/moved", redirectTo("/forbidden", 301));

@@ -22,7 +22,7 @@ export interface SourceFetcherOptions {
   concurrency?: number;
   /** Between request starts (default 300 ms). */
   minIntervalMs?: number;
-  /** An honest one, e.g. `DJSearchBot/1.0 (+https://example.com/about)`. */
+  /** The source's own (a browser's by default: user-agent.ts); a request's own `user-agent` header wins. */
   userAgent: string;
   logger: Pick<DbLogger, "warn">;
   /** Tests only: addresses of their fixture servers. Production never sets it. */
@@ -42,7 +42,7 @@ interface Hop {
 /**
  * The safe outbound client of one source (issue 11): only its configured hosts, never a
  * non-public address after DNS (checked at connect time), bounded time, body and redirects,
- * an honest User-Agent, and a per-source concurrency and rate cap. Statuses are returned; a
+ * the source's User-Agent, and a per-source concurrency and rate cap. Statuses are returned; a
  * failure to get an answer is a SourceError.
  */
 export function createSourceFetcher(options: SourceFetcherOptions): SourceFetcher & { close(): void; setTimeoutMs(ms: number): void } {

@@ -4,10 +4,11 @@ import net from "node:net";
 import type { DbLogger } from "../../../db/types.js";
 import { SourceError, type MediaStream, type MediaStreamer } from "../types.js";
 import { addressAllowed, addressAllowList, ForbiddenAddressError, guardedLookup, systemLookup, type LookupFunction } from "./address-guard.js";
+import { hostMatcher } from "./host-pattern.js";
 
 export interface MediaStreamerOptions {
   source: string;
-  /** The source's media hosts (registry `mediaHosts`): every redirect target too; `any`: every public host (plugins). */
+  /** The source's media hosts (registry `mediaHosts`), names or patterns (`*.vvvdj.com`, host-pattern.ts), every redirect target too; `any`: every public host (plugins). */
   allowedHosts: string[] | "any";
   userAgent: string;
   logger: Pick<DbLogger, "warn">;
@@ -32,7 +33,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export function createMediaStreamer(options: MediaStreamerOptions): MediaStreamer & { close(): void } {
   const { source, userAgent, logger, firstByteMs = 5_000, maxDurationMs = 2 * 60 * 60_000, maxRedirects = 3 } = options;
-  const allowedHosts = options.allowedHosts === "any" ? "any" : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+  const isMediaHost = options.allowedHosts === "any" ? () => true : hostMatcher(options.allowedHosts);
   const allowAddresses = addressAllowList(options.allowAddresses);
   const lookup = guardedLookup(options.lookup ?? systemLookup, allowAddresses);
   const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
@@ -45,7 +46,7 @@ export function createMediaStreamer(options: MediaStreamerOptions): MediaStreame
   function checkTarget(url: URL): void {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse(url, "scheme not allowed");
     const host = url.hostname.toLowerCase().replace(/^\[|\]$/gu, "");
-    if (allowedHosts !== "any" && !allowedHosts.has(host)) throw refuse(url, "host is not a media host of this source");
+    if (!isMediaHost(host)) throw refuse(url, "host is not a media host of this source");
     if (net.isIP(host) !== 0 && !addressAllowed(host, allowAddresses)) throw refuse(url, "non-public address", host);
   }
 

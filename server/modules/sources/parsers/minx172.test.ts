@@ -111,6 +111,24 @@ describe("172Mix play pages", () => {
     expect(details.raw.media).toMatchObject({ hits: "18231", pic: "/uploads/cover/20261028/6a3f9c02.jpg" });
   });
 
+  it("a page whose player gets its address directly (setMedia, no var media): the first address on the site's media host, the title from <title>", () => {
+    const { details, media } = readMinxPlayPage(fixture("play-setmedia.html"), `${SITE}/play/7b1d2e03`);
+    expect(media).toEqual({
+      url: "https://mp3.172mix.com/mp3/userdj/20261105/7b1d2e03a4f5468c9d0e1f2a3b4c5d6e.m4a",
+      headers: { Referer: `${SITE}/` },
+      format: "m4a",
+    });
+    expect(details).toMatchObject({ sourceId: "7b1d2e03", url: `${SITE}/play/7b1d2e03`, artist: "林俊杰", title: "江南(DJ阿远 ProgHouse Rmx 2026)", kind: "single" });
+    expect(details.cover).toBe("https://img.172mix.com/cover/20261105/7b1d2e03.jpg");
+    expect(details.raw).toMatchObject({ media: null, player: media.url });
+    // An mp3, written with escaped slashes in a script, after other hosts' addresses.
+    const mp3 = `<title>DJ小鱼-慢摇串烧试听,mp3下载 - 172Mix</title><script src="https://www.172mix.com/js/a.js"></script>
+<script>var cdn = "https://img.172mix.com/x.jpg"; player.setMedia({mp3:"https:\\/\\/mp3.172mix.com\\/mp3\\/userdj\\/20260101\\/abc.mp3?v=2"});</script>`;
+    const read = readMinxPlayPage(mp3, `${SITE}/play/abc01`);
+    expect(read.media).toMatchObject({ url: "https://mp3.172mix.com/mp3/userdj/20260101/abc.mp3?v=2", format: "mp3" });
+    expect(read.details).toMatchObject({ title: "DJ小鱼-慢摇串烧", kind: "mix", sourceId: "abc01" });
+  });
+
   it("a removed track is expired; a page without var media otherwise is a changed layout", () => {
     expect(layoutError(() => readMinxPlayPage(fixture("play-removed.html"), `${SITE}/play/1`)).kind).toBe("expired");
     expect(layoutError(() => readMinxPlayPage(fixture("play-changed-layout.html"), `${SITE}/play/6a3f9c01`)).kind).toBe("layout");

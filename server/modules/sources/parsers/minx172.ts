@@ -38,8 +38,9 @@ const ACTION_WORDS = /^\s*(?:试听|下载|收藏)\s*/u;
 const NO_RESULTS = /没有找到|暂无(?:相关)?(?:数据|歌曲|舞曲|结果|内容)|未找到相关/u;
 
 /**
- * Its firewall answers 403 to any non-ASCII query when logged out (SOURCES.md). Such a 403 is
- * the site refusing us, never "no results": the search names the source as failed.
+ * True when the keyword has a non-ASCII character. Its firewall answers 403 to any such query
+ * when logged out (SOURCES.md): the adapter never sends one (`servesQuery`), so Chinese
+ * searches skip 172Mix instead of failing and opening its breaker for ASCII searches too.
  */
 export function needsAsciiQuery(keyword: string): boolean {
   return /[^\x00-\x7f]/u.test(keyword);
@@ -217,27 +218,46 @@ function unescapeJs(text: string): string {
 }
 
 /**
+ * The first address on the site's media host (`https://mp3.172mix.com/….m4a|mp3`, `\/` escapes
+ * read as `/`): a page whose player is given its address directly (`setMedia({m4a:"…"})`) has no
+ * `var media`.
+ */
+const SITE_MEDIA = /https?:\/\/mp3\.172mix\.com\/[^\s"'<>\\]+?\.(?:m4a|mp3)(?:\?[^\s"'<>\\]*)?(?=["'\s<>\\),;]|$)/iu;
+
+export function firstSiteMediaAddress(html: string): string | null {
+  return SITE_MEDIA.exec(html.replace(/\\\//gu, "/"))?.[0] ?? null;
+}
+
+/** `<title>{name}试听,mp3下载 - 172Mix</title>` → the name. */
+export function nameFromPageTitle(pageTitle: string): string {
+  return pageTitle.replace(/\s*试听\s*[,，]?\s*mp3下载\s*[-–—_|]\s*172Mix\s*$/iu, "").trim();
+}
+
+/**
  * The play page `/play/{id}`: the title and the media address.
  *
- * Without `var media` (or with an empty `src`), a page that says the track was removed means
- * the address no longer resolves: `expired` (the player shows 媒体地址无效). Any other page
- * without it has changed: `layout`.
+ * The address is `var media`'s `src`; a page without it (its player given the address directly,
+ * `setMedia({m4a:"…"})`) gives the first address on the site's media host, its title from the
+ * page's `<title>`. With neither, a page that says the track was removed means the address no
+ * longer resolves: `expired` (the player shows 媒体地址无效). Any other page has changed: `layout`.
  */
 export function readMinxPlayPage(html: string, pageUrl: string): { details: SourceItemDetails; media: ResolvedMedia } {
   const $ = load(html);
   const media = readMediaObject(html);
   const pageTitle = squashedText($("title").first().text());
-  if (!media || !media.src) {
+  const player = media?.src ? null : firstSiteMediaAddress(html);
+  const src = media?.src || player;
+  if (!src) {
     const removed = REMOVED.test($("body").text()) || REMOVED.test(pageTitle);
-    throw new SourceError(MINX172.code, removed ? "expired" : "layout", removed ? `172Mix track removed: ${pageUrl}` : `172Mix play page without var media: ${pageUrl}`);
+    throw new SourceError(MINX172.code, removed ? "expired" : "layout", removed ? `172Mix track removed: ${pageUrl}` : `172Mix play page without var media nor a media address: ${pageUrl}`);
   }
 
-  const siteTitle = media.name || pageTitle;
+  const siteTitle = media?.name || nameFromPageTitle(pageTitle);
   if (!siteTitle) throw new SourceError(MINX172.code, "layout", `172Mix play page without a name: ${pageUrl}`);
   const { artist, title } = splitArtist(siteTitle);
-  const mediaUrl = absoluteUrl(media.src, pageUrl);
-  const cover = $('meta[property="og:image"]').attr("content") ?? media.pic ?? media.cover ?? null;
-  const id = media.id || PLAY_ID.exec(new URL(pageUrl).pathname)?.[1];
+  const mediaUrl = absoluteUrl(src, pageUrl);
+  const cover = $('meta[property="og:image"]').attr("content") ?? media?.pic ?? media?.cover ?? null;
+  const id = media?.id || PLAY_ID.exec(new URL(pageUrl).pathname)?.[1];
   if (!id) throw new SourceError(MINX172.code, "layout", `172Mix play page without an id: ${pageUrl}`);
 
   const details: SourceItemDetails = {
@@ -251,7 +271,7 @@ export function readMinxPlayPage(html: string, pageUrl: string): { details: Sour
     sizeBytes: null,
     kind: classifyKind({ title: siteTitle }),
     playtype: "mp3",
-    raw: { media, pageTitle },
+    raw: { media, pageTitle, ...(player ? { player } : {}) },
     tracklist: [],
   };
   const format = /\.mp3(?:[?#]|$)/iu.test(mediaUrl) ? "mp3" : "m4a";
