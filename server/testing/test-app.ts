@@ -31,6 +31,8 @@ export interface TestAppOptions {
   sourceBreaker?: AppDeps["sourceBreaker"];
   /** Fixture addresses the sources configured through the admin API (source_sites) may reach. */
   sourceNetwork?: AppDeps["sourceNetwork"];
+  /** Source plugins' fixture addresses and sandbox limits. */
+  plugins?: AppDeps["plugins"];
   /** A database the caller opened (a second instance on the same PostgreSQL); the caller closes it. */
   database?: DatabaseHandle;
 }
@@ -51,6 +53,7 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
     sourceAdapters: opts.sourceAdapters,
     sourceBreaker: opts.sourceBreaker,
     sourceNetwork: opts.sourceNetwork,
+    plugins: opts.plugins,
   });
   await opts.extend?.(app);
   await app.ready();

@@ -1,0 +1,152 @@
+/**
+ * A plugin written in MusicFree's style (axios + cheerio + crypto-js + Buffer) as an operator
+ * uses it (issue 21): installed by upload, tried, enabled, searched beside the catalogue,
+ * played with Range through our proxy with the headers it asks for, its top lists read, updated,
+ * rolled back, removed; every change audited. And a plugin that keeps hitting its limits is
+ * switched off with the reason shown.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, sourceSites } from "../../db/schema/index.js";
+import { createTestAdmin } from "../../testing/admins.js";
+import { startFixtureSite, type FixtureSite } from "../../testing/fixture-site.js";
+import { multipartBody } from "../../testing/multipart.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { testEngines } from "../../testing/test-db.js";
+import { serveYedian, yedianPlugin } from "./testing/yedian.js";
+
+describe.each(testEngines())("source plugins on %s", (engine) => {
+  let testApp: TestApp;
+  let app: FastifyInstance;
+  let site: FixtureSite;
+  let admin: Awaited<ReturnType<typeof createTestAdmin>>;
+
+  const upload = (code: string) => {
+    const body = multipartBody({ name: "plugin.js", type: "application/javascript", bytes: Buffer.from(code) });
+    return app.inject({ method: "POST", url: "/api/pandaadmin/plugins", headers: { ...admin.headers, ...body.headers }, payload: body.payload });
+  };
+  const call = (method: "GET" | "PATCH" | "POST" | "DELETE", url: string, payload?: object) =>
+    app.inject({ method, url: `/api/pandaadmin/plugins${url}`, headers: admin.headers, ...(payload ? { payload } : {}) });
+  const platform = encodeURIComponent("夜店DJ");
+  const search = async (keyword: string) => (await app.inject({ url: "/api/forntend/indexsearch", query: { keyword } })).json().data as { list: { id: string; name: string; source: string; palyurl: string; artist: string }[]; errors: unknown[] };
+
+  beforeAll(async () => {
+    site = await startFixtureSite();
+    serveYedian(site);
+    testApp = await createTestApp(engine, { plugins: { allowAddresses: [site.host], misbehavingThreshold: 2, limits: { callCpuMs: 300 } } });
+    app = testApp.app;
+    admin = await createTestAdmin(testApp.database.db, { role: "super" });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await site?.close();
+  });
+
+  it("installs an uploaded plugin switched off, with what it declares", async () => {
+    const res = await upload(yedianPlugin("1.0.0", site.url));
+    expect(res.statusCode).toBe(200);
+    const [plugin] = res.json().data.installed;
+    expect(plugin).toMatchObject({
+      platform: "夜店DJ",
+      version: "1.0.0",
+      author: "测试",
+      source: "p-yediandj",
+      enabled: false,
+      capabilities: { search: true, play: true, details: false, topLists: true },
+      userVariables: [{ key: "baseUrl", name: "站点地址", hint: "留空使用官方地址" }],
+      previousVersion: null,
+    });
+    expect((await call("GET", "")).json().data.plugins.map((p: { platform: string }) => p.platform)).toEqual(["夜店DJ"]);
+    // Not yet a source: the search does not ask it.
+    expect((await search("夜曲")).list.some((i) => i.source === "p-yediandj")).toBe(false);
+  });
+
+  it("tries it before it is enabled: hits and the first hit's address with its headers", async () => {
+    const res = await call("POST", `/${platform}/try`, { keyword: "夜曲" });
+    const data = res.json().data;
+    expect(data).toMatchObject({ ok: true, error: null });
+    expect(data.items).toHaveLength(20);
+    expect(data.items[0]).toMatchObject({ id: "1", title: "夜曲串烧1", artist: "DJ阿华", cover: "https://img.example/c/1.jpg", duration: 3725 });
+    expect(data.media.url).toMatch(/\/media\/1\.m4a\?sign=[0-9a-f]{32}$/u);
+    expect(data.media.headers).toEqual({ referer: `${site.url}/`, "user-agent": "YedianPlayer/2.0" });
+  });
+
+  it("once enabled, is searched beside the catalogue and plays with Range through the proxy", async () => {
+    expect((await call("PATCH", `/${platform}`, { enabled: true })).json().data.enabled).toBe(true);
+    const found = await search("夜曲");
+    const hits = found.list.filter((i) => i.source === "p-yediandj");
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits[0]).toMatchObject({ id: "p-yediandj:1", name: "夜曲串烧1", artist: "DJ阿华" });
+
+    const before = site.hits.length;
+    const play = await app.inject({ url: hits[0]!.palyurl, headers: { range: "bytes=0-15" } });
+    expect(play.statusCode).toBe(206);
+    expect(play.rawPayload.subarray(4, 8).toString("latin1")).toBe("ftyp");
+    const media = site.hits.slice(before).find((h) => h.path === "/media/1.m4a")!;
+    expect(media.headers.referer).toBe(`${site.url}/`);
+    expect(media.headers["user-agent"]).toBe("YedianPlayer/2.0");
+  });
+
+  it("reads its top lists for the charts and the collector", async () => {
+    const entry = app.services.sourceDirectory.get("p-yediandj")!;
+    const week = await entry.adapter.listChart({ period: "week", kind: "mix" });
+    expect(week.items.map((i) => i.sourceId).slice(0, 2)).toEqual(["700", "701"]);
+    expect(week.items[0]).toMatchObject({ position: 1, kind: "mix" });
+    const page2 = await entry.adapter.listCategory("toplist:8", 2);
+    expect(page2.items[0]!.sourceId).toBe("810");
+    expect(page2.hasMore).toBe(true);
+    expect((await entry.adapter.listCategory("toplist:8", 3)).hasMore).toBe(false);
+  });
+
+  it("updates to a newer version, refuses an older one, rolls back in one step, and audits each", async () => {
+    const updated = await upload(yedianPlugin("1.1.0", site.url, "新版"));
+    expect(updated.json().data.installed[0]).toMatchObject({ version: "1.1.0", previousVersion: "1.0.0", enabled: true });
+    expect((await search("夜曲")).list.find((i) => i.source === "p-yediandj")?.name).toBe("新版夜曲串烧1");
+
+    const older = await upload(yedianPlugin("1.0.5", site.url));
+    expect(older.statusCode).toBe(400);
+    expect(older.json().msg).toBe("该平台已安装相同或更新的版本");
+
+    const rolled = await call("POST", `/${platform}/rollback`);
+    expect(rolled.json().data).toMatchObject({ version: "1.0.0", previousVersion: "1.1.0" });
+    // The search answers of the old version were dropped with the change.
+    expect((await search("夜曲")).list.find((i) => i.source === "p-yediandj")?.name).toBe("夜曲串烧1");
+
+    const audits = await testApp.database.db.select().from(auditLog).where(eq(auditLog.targetType, "plugin")).orderBy(asc(auditLog.id));
+    expect(audits.map((a) => a.action)).toEqual(["plugin.install", "plugin.update", "plugin.update", "plugin.rollback"]);
+    expect(audits.every((a) => a.adminId === admin.id)).toBe(true);
+  });
+
+  it("answers bad input with Chinese messages and 4xx, changing nothing", async () => {
+    expect((await upload("module.exports = {")).json().msg).toMatch(/^插件无效：/u);
+    expect((await upload("module.exports = { version: '1' }")).json().msg).toBe("插件缺少 platform (平台名称)");
+    expect((await call("POST", "", {})).statusCode).toBe(400);
+    expect((await call("POST", "", { url: "ftp://x" })).statusCode).toBe(400);
+    expect((await call("PATCH", `/${platform}`, { replaces: "qq" })).json().msg).toBe("只能替换内置来源 djuu、172minx 或 vvvdj");
+    expect((await call("PATCH", "/nobody", { enabled: true })).statusCode).toBe(404);
+    expect((await call("GET", "")).json().data.plugins).toHaveLength(1);
+  });
+
+  it("switches off a plugin that keeps hitting its limits, with the reason shown", async () => {
+    const looping = `module.exports = { platform: "死循环", version: "1.0.0", search() { for (;;) {} } };`;
+    expect((await upload(looping)).statusCode).toBe(200);
+    await call("PATCH", `/${encodeURIComponent("死循环")}`, { enabled: true });
+    await search("第一次");
+    await search("第二次");
+    await expect
+      .poll(async () => (await call("GET", "")).json().data.plugins.find((p: { platform: string }) => p.platform === "死循环"), { timeout: 5_000 })
+      .toMatchObject({ enabled: false, disabledReason: expect.stringContaining("cpu") });
+    const [off] = await testApp.database.db.select().from(auditLog).where(and(eq(auditLog.action, "plugin.disable"), eq(auditLog.targetId, "死循环")));
+    expect(off?.adminId).toBeNull();
+    expect(app.services.sourceDirectory.get("p-sixunhuan")).toBeUndefined();
+  });
+
+  it("removes a plugin with its versions and its own source", async () => {
+    expect((await call("DELETE", `/${platform}`)).statusCode).toBe(200);
+    expect((await call("GET", "")).json().data.plugins.map((p: { platform: string }) => p.platform)).toEqual(["死循环"]);
+    expect(await testApp.database.db.select().from(sourceSites).where(eq(sourceSites.code, "p-yediandj"))).toEqual([]);
+    expect(app.services.sourceDirectory.get("p-yediandj")).toBeUndefined();
+  });
+});
