@@ -67,6 +67,9 @@ export async function nodeFetch(_instance: string, request: GuestFetchRequest): 
     const res = await fetch(request.url, { method: request.method ?? "GET", headers: request.headers, body, redirect: "follow" });
     const headers: Record<string, string> = {};
     res.headers.forEach((value, key) => (headers[key] = value));
+    // Iterating `Headers` gives each Set-Cookie apart; keep them all, joined as `Headers.get` would.
+    const cookies = res.headers.getSetCookie();
+    if (cookies.length) headers["set-cookie"] = cookies.join(", ");
     const meta = { status: res.status, url: res.url, headers };
     if (request.binary) return { meta, bytes: await res.arrayBuffer() };
     return { meta, text: await res.text() };
