@@ -83,7 +83,14 @@ module.exports = {
     const res = await axios.post(site() + "/ajax/danceplayer", `id=${id}&ids=&historyid=`, {
       headers: { "User-Agent": UA, "Content-Type": "application/x-www-form-urlencoded", Referer: `${site()}/dance/${id}.html`, "X-Requested-With": "XMLHttpRequest" },
     });
-    const answer = typeof res.data === "string" ? JSON.parse(res.data) : res.data;
+    let answer = res.data;
+    if (typeof answer === "string") {
+      try {
+        answer = JSON.parse(answer);
+      } catch {
+        answer = null; // an HTML page instead of the player's JSON
+      }
+    }
     if (!answer || Number(answer.code) !== 1 || !answer.playurl) throw new Error("DJKK: no playurl (" + (answer && answer.msg ? answer.msg : "code " + (answer && answer.code)) + ")");
     return { url: answer.playurl, headers: { Referer: site() + "/" }, userAgent: UA, quality: "64k" };
   },

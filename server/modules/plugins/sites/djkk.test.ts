@@ -30,6 +30,7 @@ function route(req: SiteRequest) {
   }
   if (req.path === "/ajax/danceplayer" && req.method === "POST") {
     const form = new URLSearchParams(req.body);
+    if (form.get("id") === "777") return { body: "<html><body>请先登录</body></html>" };
     if (req.headers["content-type"] !== "application/x-www-form-urlencoded" || form.get("ids") !== "" || !req.headers.referer?.endsWith(`/dance/${form.get("id")}.html`)) {
       return { headers: { "content-type": "application/json" }, body: JSON.stringify({ code: 0, msg: "非法请求" }) };
     }
@@ -83,6 +84,7 @@ describe("DJKK plugin (plugins/djkk.js)", () => {
 
   it("fails the play when the site refuses", async () => {
     await expect(call("getMediaSource", { id: "../x" }, "standard")).rejects.toThrow(/DJKK: no playurl/);
+    await expect(call("getMediaSource", { id: "777" }, "standard")).rejects.toThrow(/DJKK: no playurl/);
   });
 
   it("reads the cover and the duration from the song page", async () => {
