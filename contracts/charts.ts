@@ -38,9 +38,15 @@ export type SiteCharts = Record<SideKey, ChartItem[]>;
 export const chartSideSchema = z.record(z.string(), siteChartsSchema);
 export type ChartSide = Record<string, SiteCharts>;
 
+const CHART_SITE_CODES = [...CHART_SITES, LOCAL_CHART_SITE] as const;
+
 /** GET /api/forntend/getrank: one chart, for the panel's site/type/period switches. */
 export const getRankQuerySchema = z.object({
-  site: z.enum([...CHART_SITES, LOCAL_CHART_SITE], { error: chartMessages.badSite }).default("djuu"),
+  // The built-in sites, 本站, or a plugin's own source (`p-…`, issue 21).
+  site: z
+    .string({ error: chartMessages.badSite })
+    .refine((site) => (CHART_SITE_CODES as readonly string[]).includes(site) || /^p-[a-z0-9-]{1,30}$/u.test(site), { error: chartMessages.badSite })
+    .default("djuu"),
   type: z.enum(CHART_TYPES, { error: chartMessages.badType }).default("mix"),
   period: z.enum(CHART_PERIOD_NAMES, { error: chartMessages.badPeriod }).default("week"),
   /** plays (default): our qualified plays, the spec's answer; site: the site's own chart. */

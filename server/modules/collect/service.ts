@@ -73,6 +73,16 @@ export function createCollector(options: CollectorOptions) {
   }
 
   async function planFor(source: string, settings?: Awaited<ReturnType<typeof settingsByCode>>): Promise<CollectUnit[] | undefined> {
+    // A source that says what it has (a plugin's top lists) plans itself, even in a built-in's place.
+    const own = directory.get(source)?.adapter.collectPlan;
+    if (own) {
+      try {
+        return await own();
+      } catch (err) {
+        logger.warn({ err, source }, "collect: the source could not list what it has; no plan");
+        return undefined;
+      }
+    }
     const known = (settings ?? (await settingsByCode())).get(source);
     return known ? known.plan : planOf(source, null);
   }
@@ -83,8 +93,10 @@ export function createCollector(options: CollectorOptions) {
     const queued: CollectJob[] = [];
     for (const entry of directory.list()) {
       const site = settings.get(entry.code);
-      if (!site || !site.enabled || site.collectIntervalMinutes <= 0 || !site.plan?.length) continue;
-      const job = await repo.queueIfDue(entry.code, site.collectIntervalMinutes, site.plan);
+      if (!site || !site.enabled || site.collectIntervalMinutes <= 0) continue;
+      const plan = await planFor(entry.code, settings);
+      if (!plan?.length) continue;
+      const job = await repo.queueIfDue(entry.code, site.collectIntervalMinutes, plan);
       if (job) {
         queued.push(job);
         logger.info({ job: job.id, source: job.source, units: job.plan.length }, "collect job queued (schedule)");

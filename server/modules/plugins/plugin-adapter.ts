@@ -50,9 +50,20 @@ const topListGroups = z.array(z.looseObject({ title: z.string().optional().defau
 /** Keys of a plugin's top lists in collect units and `listCategory`: `toplist:{id}`. */
 export const TOPLIST_PREFIX = "toplist:";
 const ITEMS_KEPT = 5_000;
+/** Pages of one top list per collection job. */
+const COLLECT_PAGES = 3;
 const TOPLISTS_KEPT_MS = 10 * 60_000;
 const PERIOD_WORDS: Record<ChartPeriod, RegExp> = { day: /日榜|今日|每日|24小时/u, week: /周榜|本周|一周|每周|7天/u, month: /月榜|本月|每月|30天/u, quarter: /季榜|季度/u };
 const KIND_WORDS: Record<ItemKind, RegExp> = { mix: /串烧|套曲|连版|mix/iu, single: /单曲|舞曲|歌曲|dj舞曲/iu };
+
+/**
+ * The top list standing for one of our charts: its title names the period (周榜…) and the kind
+ * (串烧 / 单曲); a period's list that names no kind stands for both.
+ */
+function chartList<T extends { title: string }>(lists: readonly T[], period: ChartPeriod, kind: ItemKind): T | undefined {
+  const byPeriod = lists.filter((l) => PERIOD_WORDS[period].test(l.title));
+  return byPeriod.find((l) => KIND_WORDS[kind].test(l.title)) ?? byPeriod.find((l) => !KIND_WORDS.mix.test(l.title) && !KIND_WORDS.single.test(l.title));
+}
 
 export interface PluginAdapterOptions {
   code: string;
@@ -101,7 +112,8 @@ export function pluginAdapter({ code, name, homepage, caller, capabilities }: Pl
     return {
       source: code,
       sourceId: item.id,
-      url: page ?? homepage,
+      // No page of its own: the site's home with the id, one address per item (collection keys on it).
+      url: page ?? `${homepage.replace(/\/+$/u, "")}/#${encodeURIComponent(item.id)}`,
       title: split.title,
       artist: split.artist || null,
       cover: typeof item.artwork === "string" && /^https?:\/\//u.test(item.artwork) ? item.artwork : null,
@@ -152,9 +164,7 @@ export function pluginAdapter({ code, name, homepage, caller, capabilities }: Pl
     },
     async listChart(chart, signal) {
       if (!capabilities.topLists) return { items: [], hasMore: false };
-      const lists = await allTopLists(signal);
-      const byPeriod = lists.filter((l) => PERIOD_WORDS[chart.period].test(l.title));
-      const match = byPeriod.find((l) => KIND_WORDS[chart.kind].test(l.title)) ?? (byPeriod.length === 1 ? byPeriod[0] : undefined);
+      const match = chartList(await allTopLists(signal), chart.period, chart.kind);
       if (!match) return { items: [], hasMore: false };
       return topListPage(match.id, 1, signal);
     },
@@ -164,6 +174,15 @@ export function pluginAdapter({ code, name, homepage, caller, capabilities }: Pl
       const item = toItem({ ...known, ...(extra && typeof extra === "object" ? extra : {}) });
       if (!item) throw new SourceError(code, "not_found", `${name} knows no item ${sourceId}`);
       return { ...item, tracklist: [] };
+    },
+    async collectPlan(signal) {
+      if (!capabilities.topLists) return [];
+      const lists = await allTopLists(signal);
+      // The spec's charts where a top list's title names the period (周榜…), then every top list.
+      const charts = (["day", "week", "month", "quarter"] as const).flatMap((period) =>
+        (["mix", "single"] as const).filter((kind) => chartList(lists, period, kind)).map((kind) => ({ type: "chart" as const, period, kind, maxPages: 1 })),
+      );
+      return [...charts, ...lists.map((l) => ({ type: "category" as const, key: `${TOPLIST_PREFIX}${l.id}`, name: l.title || l.id, maxPages: COLLECT_PAGES }))];
     },
     async resolveMedia(sourceId, signal): Promise<ResolvedMedia> {
       if (!capabilities.play) throw unsupported("playable addresses");

@@ -8,7 +8,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, sourceSites } from "../../db/schema/index.js";
+import { auditLog, collectedItems, sourceSites } from "../../db/schema/index.js";
 import { createTestAdmin } from "../../testing/admins.js";
 import { startFixtureSite, type FixtureSite } from "../../testing/fixture-site.js";
 import { multipartBody } from "../../testing/multipart.js";
@@ -100,6 +100,31 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     expect((await entry.adapter.listCategory("toplist:8", 3)).hasMore).toBe(false);
   });
 
+  it("is walked by the collector: its top lists become the site's charts board and collected items", async () => {
+    const started = await app.inject({ method: "POST", url: "/api/pandaadmin/collect/start", headers: admin.headers, payload: { source: "p-yediandj" } });
+    expect(started.statusCode).toBe(200);
+    const [queued] = started.json().data.jobs ?? [started.json().data];
+    await app.services.collector.runner.runOnce();
+    const detail = (await app.inject({ url: `/api/pandaadmin/collect/jobs/${queued.job?.id ?? queued.id}`, headers: admin.headers })).json().data;
+    expect(detail.job).toMatchObject({ state: "done", errors: 0 });
+    expect(detail.plan.map((u: { key: string }) => u.key)).toEqual(["week:mix", "month:single", "toplist:7", "toplist:8"]);
+    const rows = await testApp.database.db.select().from(collectedItems).where(eq(collectedItems.source, "p-yediandj"));
+    expect(rows.length).toBeGreaterThanOrEqual(50);
+    const board = (await app.inject({ url: "/api/forntend/getrank?site=p-yediandj&type=mix&period=week&board=site" })).json().data;
+    expect(board.list[0]).toMatchObject({ rank: 1, name: "榜单串烧700", external: true });
+  });
+
+  it("takes a built-in site's place when the operator says so, and gives it back", async () => {
+    const replaced = await call("PATCH", `/${platform}`, { replaces: "djuu" });
+    expect(replaced.json().data).toMatchObject({ source: "djuu", replacesBuiltin: true });
+    expect((await search("夜曲")).list.some((i) => i.id === "djuu:1")).toBe(true);
+    expect(app.services.sourceDirectory.get("p-yediandj")).toBeUndefined();
+    const back = await call("PATCH", `/${platform}`, { replaces: null });
+    expect(back.json().data).toMatchObject({ source: "p-yediandj", replacesBuiltin: false });
+    expect(app.services.sourceDirectory.get("djuu")).toBeUndefined();
+    expect((await search("夜曲")).list.some((i) => i.id === "p-yediandj:1")).toBe(true);
+  });
+
   it("updates to a newer version, refuses an older one, rolls back in one step, and audits each", async () => {
     const updated = await upload(yedianPlugin("1.1.0", site.url, "新版"));
     expect(updated.json().data.installed[0]).toMatchObject({ version: "1.1.0", previousVersion: "1.0.0", enabled: true });
@@ -115,7 +140,7 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     expect((await search("夜曲")).list.find((i) => i.source === "p-yediandj")?.name).toBe("夜曲串烧1");
 
     const audits = await testApp.database.db.select().from(auditLog).where(eq(auditLog.targetType, "plugin")).orderBy(asc(auditLog.id));
-    expect(audits.map((a) => a.action)).toEqual(["plugin.install", "plugin.update", "plugin.update", "plugin.rollback"]);
+    expect(audits.map((a) => a.action)).toEqual(["plugin.install", "plugin.update", "plugin.update", "plugin.update", "plugin.update", "plugin.rollback"]);
     expect(audits.every((a) => a.adminId === admin.id)).toBe(true);
   });
 

@@ -114,6 +114,8 @@ export interface SourceAdapter {
   details(sourceId: string, signal?: AbortSignal): Promise<SourceItemDetails>;
   /** The address to play now (tokens expire: never stored as permanent). */
   resolveMedia(sourceId: string, signal?: AbortSignal): Promise<ResolvedMedia>;
+  /** What a collection walks on this source, when the source itself knows (a plugin's top lists); else the collector's plans. */
+  collectPlan?(signal?: AbortSignal): Promise<import("../../db/schema/collect.js").CollectUnit[]>;
 }
 
 /** What an adapter is given: the outbound client bound to its source, and its base URL. */
