@@ -38,7 +38,8 @@ export function sourceUrlPlugin(outDir: string): Plugin {
 export async function buildServer(outDir = SERVER_OUT_DIR, entry = path.join(root, "server", "main.ts")): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
   await build({
-    entryPoints: [entry],
+    // The plugin sandbox's worker thread is started from its own file (server/modules/plugins/sandbox/host.ts).
+    entryPoints: { main: entry, "plugin-worker": path.join(root, "server", "modules", "plugins", "sandbox", "worker.ts") },
     outdir: outDir,
     bundle: true,
     splitting: true,
