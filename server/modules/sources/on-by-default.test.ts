@@ -102,7 +102,7 @@ describe.each(testEngines())("built-in sources switched by EXTERNAL_SOURCES, the
   });
 
   it("a built-in without a row gets one, switched as EXTERNAL_SOURCES says", async () => {
-    await testApp.database.db.delete(sourceSites).where(eq(sourceSites.code, "vvvdj"));
+    await app.services.writes.deleteSourceSite("vvvdj");
     expect(await start(["djuu"])).toMatchObject({ applied: true, created: ["vvvdj"], switchedOff: ["172minx"] });
     const [row] = await testApp.database.db.select().from(sourceSites).where(eq(sourceSites.code, "vvvdj"));
     expect(row).toMatchObject({ name: "清风DJ", enabled: false, collectIntervalMinutes: 360 });
