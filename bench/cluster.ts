@@ -95,6 +95,8 @@ const cluster = await startCluster({
   databaseUrl,
   dataDir,
   accessLog: false,
+  // Our own answers under load: the real DJ sites are not asked (ADR 0047).
+  externalSources: "none",
   env: { SEED_DEMO: "0", COLLECT_INTERVAL_MS: "0", CHARTS_REBUILD_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
 });
 try {

@@ -28,8 +28,9 @@ if (values.serve !== undefined) {
   const { loadConfig } = await import("../server/config.js");
   const { createTestDatabase } = await import("../server/testing/test-db.js");
   const database = await createTestDatabase("pglite");
-  const config = loadConfig({ NODE_ENV: "production", CHARTS_REBUILD_INTERVAL_MS: "0", METRICS_ALLOW: values.serve, DATA_DIR: "/tmp/djbench-metrics" });
-  const app = await buildApp({ config, database, logger: false });
+  const config = loadConfig({ NODE_ENV: "production", CHARTS_REBUILD_INTERVAL_MS: "0", METRICS_ALLOW: values.serve, DATA_DIR: "/tmp/djbench-metrics", EXTERNAL_SOURCES: "none" });
+  // No external source: the overhead of /metrics on our own answers (ADR 0047).
+  const app = await buildApp({ config, database, logger: false, sourceAdapters: [] });
   await app.listen({ host: "127.0.0.1", port: 0 });
   process.send!({ port: (app.server.address() as { port: number }).port });
   // The CPU this process has used, on request: per request it is the measure a busy machine

@@ -15,7 +15,8 @@
  * bench/login.ts; made once, kept).
  * `--sources {json}` searches the three built-in sources beside the catalogue, each pointed
  * where the JSON's per-code overrides say (`createSourceAdapters({ overrides })`: fixture sites
- * for bench/search-sources.ts); `--breaker-threshold N` sets the sources' circuit breaker.
+ * for bench/search-sources.ts; without it none is used and the built-ins are switched off);
+ * `--breaker-threshold N` sets the sources' circuit breaker.
  * `--search-samples N` hands over the search_text of N random visible items (bench/search-load.ts
  * draws its keywords from them); `--search-cache-ms 0` serves no kept search answer (every search asks
  * the database); `--pool N` sizes the PostgreSQL pool (default: openDatabase's).
@@ -36,6 +37,7 @@ import { categoryPageCounts } from "./category-pages.js";
 import { hashPassword } from "../server/modules/accounts/passwords.js";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
 import { createSourceAdapters, type SourceOverride } from "../server/modules/sources/registry.js";
+import { applyExternalSources } from "../server/modules/sources/builtin-switches.js";
 import { BENCH_MEMBER_PASSWORD } from "./bench-server.js";
 
 export interface BenchTarget {
@@ -100,10 +102,13 @@ const app = await buildApp({
   database,
   logger: false,
   web: values.web,
-  sourceAdapters: external?.sources,
+  // Sources only when `--sources` points them at fixture sites: a benchmark never asks the real ones.
+  sourceAdapters: external?.sources ?? [],
   ...(values["breaker-threshold"] ? { sourceBreaker: { failureThreshold: Number(values["breaker-threshold"]) } } : {}),
   ...(values["search-cache-ms"] ? { searchAnswerLimits: { freshMs: Number(values["search-cache-ms"]), staleMs: Number(values["search-cache-ms"]) } } : {}),
 });
+// The built-ins' switches as the run wants them, whatever an earlier start on this DATA_DIR left (ADR 0047).
+await applyExternalSources(app.services, external ? external.sources.map((s) => s.code) : [], { info: () => undefined });
 const t0 = performance.now();
 const media = await prepareDemoMedia(config.dataDir);
 // Through the app's write service, as every writer: the same derived columns and change events.

@@ -76,6 +76,8 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
       HOST: "127.0.0.1",
       PORT: String(port),
       LOG_LEVEL: "warn",
+      // The soak measures our server: the real DJ sites are not asked (ADR 0047).
+      EXTERNAL_SOURCES: "none",
       // Each request comes as from another address (X-Forwarded-For from loopback).
       TRUST_PROXY: "127.0.0.1",
     },

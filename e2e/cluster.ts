@@ -101,6 +101,8 @@ export async function startTestCluster(
       databaseUrl,
       redisUrl: process.env.TEST_REDIS_URL || undefined,
       dataDir,
+      // The real DJ sites are never asked by tests (ADR 0047).
+      externalSources: "none",
       ...options,
       env: { LOG_LEVEL: "info", REDIS_PREFIX: redisPrefix, ...options.env },
     });

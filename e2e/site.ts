@@ -35,6 +35,8 @@ export function spawnServer(dataDir: string, port: number, env: Record<string, s
       DATA_DIR: dataDir,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: "info",
+      // No test asks the real DJ sites (ADR 0047): a test that wants sources says so in `env`.
+      EXTERNAL_SOURCES: "none",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

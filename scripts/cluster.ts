@@ -69,6 +69,8 @@ const cluster = await startCluster({
   redisUrl,
   dataDir,
   instances: Number(values.instances),
+  // As `npm start`: the operator's EXTERNAL_SOURCES, else every built-in site (ADR 0047).
+  externalSources: process.env.EXTERNAL_SOURCES ?? "",
   listen: `${values.host}:${values.port}`,
   onLine: (name, line) => {
     const text = shown(line);

@@ -101,8 +101,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: "5000", HEADERS_TIMEOUT_MS: "6000" })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
 
-  it("uses no external source unless EXTERNAL_SOURCES lists known ones", () => {
-    expect(loadConfig({}).externalSources).toEqual([]);
+  it("switches on every built-in source unless EXTERNAL_SOURCES says none or lists known ones", () => {
+    expect(loadConfig({}).externalSources).toEqual(["djuu", "172minx", "vvvdj"]);
+    expect(loadConfig({ EXTERNAL_SOURCES: "" }).externalSources).toEqual(["djuu", "172minx", "vvvdj"]);
+    expect(loadConfig({ EXTERNAL_SOURCES: "none" }).externalSources).toEqual([]);
+    expect(loadConfig({ EXTERNAL_SOURCES: " none " }).externalSources).toEqual([]);
+    expect(() => loadConfig({ EXTERNAL_SOURCES: "none,djuu" })).toThrow(/EXTERNAL_SOURCES: none stands alone/);
+    expect(() => loadConfig({ EXTERNAL_SOURCES: "off" })).toThrow(/EXTERNAL_SOURCES/);
     expect(loadConfig({ EXTERNAL_SOURCES: " djuu, 172minx,,djuu " }).externalSources).toEqual(["djuu", "172minx"]);
     expect(loadConfig({ EXTERNAL_SOURCES: "djuu,172minx,vvvdj" }).externalSources).toEqual(["djuu", "172minx", "vvvdj"]);
     expect(() => loadConfig({ EXTERNAL_SOURCES: "djuu,example" })).toThrow(/EXTERNAL_SOURCES/);

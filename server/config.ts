@@ -127,11 +127,16 @@ const envSchema = z.object({
   PRERENDER_CATEGORY_PAGES: z.coerce.number().int().min(0).max(100).default(1),
   /** Pre-render: milliseconds of it before the server listens (ADR 0045); the first suite and category page always. */
   PRERENDER_BEFORE_LISTEN_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
-  /** External DJ sites searched and played beside the catalogue (issue 11), e.g. `djuu,172minx,vvvdj`; unset = none. */
+  /**
+   * The built-in DJ sites switched on (issue 11; issue 21: all of them unless told): `none`, or
+   * codes among the built-ins, e.g. `djuu,vvvdj`. It seeds `source_sites.enabled` (ADR 0047).
+   */
   EXTERNAL_SOURCES: z
     .string()
     .transform((v) => [...new Set(v.split(",").map((c) => c.trim()).filter((c) => c !== ""))])
-    .refine((codes) => codes.every((c) => KNOWN_SOURCES.includes(c)), { message: `must list codes among ${KNOWN_SOURCES_TEXT}` })
+    .refine((codes) => !codes.includes("none") || codes.length === 1, { message: "none stands alone" })
+    .refine((codes) => codes.every((c) => c === "none" || KNOWN_SOURCES.includes(c)), { message: `must be none or list codes among ${KNOWN_SOURCES_TEXT}` })
+    .transform((codes) => (codes.includes("none") ? [] : codes))
     .optional(),
 });
 
@@ -167,7 +172,7 @@ export interface Config {
   chartsRebuildIntervalMs: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
-  /** Codes of the external sources to use (BUILTIN_SOURCES); empty = the local catalogue alone. */
+  /** Built-in sources EXTERNAL_SOURCES switches on (default all; `none` = []); seeds `source_sites.enabled` (ADR 0047). */
   externalSources: string[];
   /** OUTBOUND_ALLOW: what the SSRF guard of plugins lets through besides public addresses. */
   outboundAllow: string[];
@@ -236,7 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chartsRebuildIntervalMs: e.CHARTS_REBUILD_INTERVAL_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
-    externalSources: e.EXTERNAL_SOURCES ?? [],
+    externalSources: e.EXTERNAL_SOURCES ?? [...KNOWN_SOURCES],
     outboundAllow: e.OUTBOUND_ALLOW ?? [],
     collectIntervalMs: e.COLLECT_INTERVAL_MS,
     collectLeaseMs: e.COLLECT_LEASE_MS,

@@ -12,6 +12,7 @@ import { prepareDemoMedia } from "./demo-media/prepare-demo-media.js";
 import { gracefulShutdown } from "./http/graceful-shutdown.js";
 import { onlyOnLeader } from "./lib/leases.js";
 import { createSourceAdapters } from "./modules/sources/registry.js";
+import { applyExternalSources } from "./modules/sources/builtin-switches.js";
 import { sweepOrphanUploads } from "./modules/uploads/orphan-sweep.js";
 import { scheduleSweeps } from "./lib/sweeps.js";
 
@@ -27,12 +28,14 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, logger, openPool: true });
 
   // Charts are aggregated in the background (at start-up, then every CHARTS_REBUILD_INTERVAL_MS).
-  // External sites (EXTERNAL_SOURCES): each with its own bounded outbound client, closed on shutdown.
+  // The built-in external sites, each with its own bounded outbound client, closed on shutdown.
+  // All three are always built: `source_sites.enabled` (the back office's switch, seeded from
+  // EXTERNAL_SOURCES below) decides which ones search, play and collect use (ADR 0047).
   // Their lines carry the id of the request they work for (ADR 0044).
   // Each asks with its own User-Agent (a browser's: registry.ts, ADR 0046).
   const external = createSourceAdapters({ logger: requestScopedLogger(logger) });
-  const sourceAdapters = external.sources.filter((s) => config.externalSources.includes(s.code));
-  const app = await buildApp({ config, database, logger, web: true, sourceAdapters });
+  const app = await buildApp({ config, database, logger, web: true, sourceAdapters: external.sources });
+  await applyExternalSources(app.services, config.externalSources, logger);
   await ensureAdminAccount(database, logger);
   if (config.seedDemo) {
     const media = await prepareDemoMedia(config.dataDir);

@@ -80,8 +80,9 @@ export interface ServiceOptions {
   /** Where uploads live (DATA_DIR/uploads): avatars go under avatars/. */
   uploadsDir?: string;
   /**
-   * The built-in external sites in use (issue 11; `createSourceAdapters` in
-   * modules/sources/registry.ts, chosen by EXTERNAL_SOURCES). The generic sources configured in
+   * The built-in external sites' adapters (issue 11; `createSourceAdapters` in
+   * modules/sources/registry.ts: main.ts hands all three; tests fixtures or none). Those whose
+   * `source_sites` row is switched off are not used (ADR 0047); the generic sources configured in
    * `source_sites` join them while the site runs (ADR 0026). Default none.
    */
   sourceAdapters?: SourceAdapterEntry[];

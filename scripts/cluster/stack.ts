@@ -175,6 +175,11 @@ export interface ClusterOptions {
   instances?: number;
   /** nginx's address; default 127.0.0.1 on a free port. */
   listen?: string;
+  /**
+   * EXTERNAL_SOURCES of every instance, always said (ADR 0047): `none` for tests and benchmarks
+   * (no request to the real sites), `""` for the default (every built-in site on).
+   */
+  externalSources: string;
   /** More environment for every instance (e.g. SHUTDOWN_STREAM_GRACE_MS). */
   env?: Record<string, string>;
   /** Per-request nginx access log (default on; off for benchmarks). */
@@ -224,6 +229,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
           // Links and mails name the address visitors use; client addresses count only from nginx.
           PUBLIC_URL: url,
           TRUST_PROXY: "127.0.0.1",
+          EXTERNAL_SOURCES: o.externalSources,
           ...o.env,
         },
       }),

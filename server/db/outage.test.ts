@@ -90,8 +90,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
     viaProxy.port = String(proxy.port);
     database = await openPostgresDatabase(viaProxy.toString(), { poolMax: 4 });
     dataDir = await mkdtemp(path.join(tmpdir(), "djoutage-"));
-    const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "1000", NODE_ENV: "test", DATA_DIR: dataDir });
-    app = await buildApp({ config, database, logger: log.logger, web: true });
+    const config = loadConfig({ EXTERNAL_SOURCES: "none", CHARTS_REBUILD_INTERVAL_MS: "1000", NODE_ENV: "test", DATA_DIR: dataDir });
+    app = await buildApp({ config, database, logger: log.logger, web: true, sourceAdapters: [] });
     await app.ready();
     await seedDemoCatalogue(database, { media: demoMediaFixture, suites: 12, singles: 4, plays: 0, writes: app.services.writes });
     member = await createTestUser(app);

@@ -44,8 +44,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("background work runs once across 
     const database = await openPostgresDatabase(withDatabase(testAdminUrl(), dbName), { poolMax: 3 });
     const dataDir = await mkdtemp(path.join(tmpdir(), "djlease-"));
     const log = captureLog("debug");
-    const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: String(INTERVAL_MS), NODE_ENV: "test", DATA_DIR: dataDir });
-    const app = await buildApp({ config, database, logger: log.logger });
+    const config = loadConfig({ EXTERNAL_SOURCES: "none", CHARTS_REBUILD_INTERVAL_MS: String(INTERVAL_MS), NODE_ENV: "test", DATA_DIR: dataDir });
+    const app = await buildApp({ config, database, logger: log.logger, sourceAdapters: [] });
     await app.ready();
     const instance = { name, app, database, log, dataDir, closed: false };
     instances.push(instance);

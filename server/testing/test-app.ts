@@ -43,14 +43,16 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
   const database = opts.database ?? (await createTestDatabase(engine));
   // No background chart rebuilds: tests rebuild when they want charts.
   // Nor a background pre-render of pages: tests that count renders know each one.
-  const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
+  // External sources are the fixture adapters a test hands over (`sourceAdapters`), never the real
+  // sites: buildApp builds none itself, and the configuration says so too (ADR 0047).
+  const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0", EXTERNAL_SOURCES: "none", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
   const app = await buildApp({
     config,
     database,
     logger: opts.logger ?? false,
     web: opts.web,
     clock: opts.clock,
-    sourceAdapters: opts.sourceAdapters,
+    sourceAdapters: opts.sourceAdapters ?? [],
     sourceBreaker: opts.sourceBreaker,
     sourceNetwork: opts.sourceNetwork,
     plugins: opts.plugins,

@@ -56,7 +56,7 @@ export interface CollectedServiceOptions {
  * one row failing leaves the others processed.
  */
 export function collectedService(db: AppDatabase, { writes, sourceDirectory, logger, audit }: CollectedServiceOptions) {
-  /** A built-in source's format stands in when it is not enabled here (EXTERNAL_SOURCES). */
+  /** A built-in source's format stands in when it is not in use here (switched off). */
   const playFormatOf = (code: string) => sourceDirectory.get(code)?.playFormat ?? BUILTIN_SOURCES.find((s) => s.code === code)?.playFormat;
 
   return {

@@ -40,7 +40,7 @@ export function staticSourceDirectory(entries: readonly SourceAdapterEntry[]): S
 export interface LiveDirectoryOptions {
   db: AppDatabase;
   bus: EventBus;
-  /** The code adapters in use (EXTERNAL_SOURCES's built-ins; tests: fixture entries). */
+  /** The code adapters (main.ts: the three built-ins, switched by `source_sites.enabled`; tests: fixture entries). */
   builtins: readonly SourceAdapterEntry[];
   userAgent: string;
   logger: Pick<DbLogger, "warn" | "error">;

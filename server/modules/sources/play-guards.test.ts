@@ -155,8 +155,8 @@ describe.each(testEngines())("the play route's guards on %s", (engine) => {
     expect(typeof row?.value).toBe("string");
 
     // A second instance on the same database (or this one restarted).
-    const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", NODE_ENV: "test", DATA_DIR: testApp.dataDir });
-    const other = await buildApp({ config, database: testApp.database, logger: false, sourceNetwork: { allowAddresses: [site.host] } });
+    const config = loadConfig({ EXTERNAL_SOURCES: "none", CHARTS_REBUILD_INTERVAL_MS: "0", NODE_ENV: "test", DATA_DIR: testApp.dataDir });
+    const other = await buildApp({ config, database: testApp.database, logger: false, sourceAdapters: [], sourceNetwork: { allowAddresses: [site.host] } });
     await other.ready();
     try {
       const segment = await other.inject({ url: link });

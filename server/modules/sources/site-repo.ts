@@ -1,6 +1,9 @@
 import { asc, count, eq, max } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { items, sourceSites } from "../../db/schema/index.js";
+import { appSettings, items, sourceSites } from "../../db/schema/index.js";
+
+/** `app_settings` key: the built-in codes EXTERNAL_SOURCES last switched on (ADR 0047). */
+const SEEDED_SWITCHES_KEY = "external_sources_applied";
 
 /** One `source_sites` row as the sources module reads it (writes go through `services.writes`). */
 export interface SourceSiteRow {
@@ -42,6 +45,18 @@ export function sourceSiteRepo(db: AppDatabase) {
     async nextSort(): Promise<number> {
       const [row] = await db.select({ value: max(sourceSites.sort) }).from(sourceSites);
       return (row?.value ?? 0) + 1;
+    },
+    /** The built-in codes EXTERNAL_SOURCES last switched on, or undefined before its first start. */
+    async appliedSwitches(): Promise<string[] | undefined> {
+      const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SEEDED_SWITCHES_KEY));
+      return Array.isArray(row?.value) ? row.value.filter((c): c is string => typeof c === "string") : undefined;
+    },
+    async rememberAppliedSwitches(codes: readonly string[]): Promise<void> {
+      const value = [...codes];
+      await db
+        .insert(appSettings)
+        .values({ key: SEEDED_SWITCHES_KEY, value })
+        .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
     },
     /** Items of our catalogue that name the site (they keep it: such a site cannot be deleted). */
     async itemCount(code: string): Promise<number> {

@@ -6,7 +6,8 @@ import { useCallback, useEffect, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
 import { SourceEditDialog } from "../../components/admin/people/SourceEditDialog";
 import { SourceTryDialog } from "../../components/admin/people/SourceTryDialog";
-import { ADAPTER_TEXT, BREAKER_TEXT, type SourceHealth, type SourceRow } from "../../components/admin/people/source-types";
+import { ADAPTER_TEXT, type SourceHealth, type SourceRow } from "../../components/admin/people/source-types";
+import { sourceStatus } from "../../components/admin/people/source-status";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
 import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
@@ -83,15 +84,21 @@ export default function Sources() {
       title: "启用",
       dataIndex: "enabled",
       width: 110,
-      render: (on: boolean, row) =>
-        row.adapter === "none" ? (
-          "-"
-        ) : (
+      render: (on: boolean, row) => {
+        if (row.adapter === "none") return "-";
+        // The switch is the row's `enabled`; the tag says whether search and collect use it (issue 21).
+        const { use } = sourceStatus(row, row.health);
+        return (
           <Space size={4}>
             <Switch size="small" checked={on} onChange={(v) => void setEnabled(row, v)} aria-label={`启用 ${row.name}`} />
-            {row.inUse ? <Tag color="green">使用中</Tag> : null}
+            <Tooltip title={use.hint}>
+              <Tag color={use.color} data-source-use={row.code}>
+                {use.text}
+              </Tag>
+            </Tooltip>
           </Space>
-        ),
+        );
+      },
     },
     { title: "排序", dataIndex: "sort", width: 70 },
     {
@@ -115,21 +122,22 @@ export default function Sources() {
       width: 240,
       render: (_v, row) => {
         const h = row.health;
-        if (!h) return <Typography.Text type="secondary">{row.inUse ? "尚无调用" : "-"}</Typography.Text>;
-        const [text, color] = BREAKER_TEXT[h.state];
+        const { breaker, until, reason } = sourceStatus(row, h);
+        if (!h || !breaker) return <Typography.Text type="secondary">{row.inUse ? "尚无调用" : "-"}</Typography.Text>;
         return (
-          <Space direction="vertical" size={0}>
+          <Space direction="vertical" size={0} data-source-health={row.code}>
             <Space size={6} wrap>
-              <Tag color={color}>{text}</Tag>
+              <Tag color={breaker.color}>{breaker.text}</Tag>
               <span>成功率 {h.successRate === null ? "-" : `${Math.round(h.successRate * 100)}%`}</span>
               <span>
                 p50 {h.p50Ms ?? "-"} / p95 {h.p95Ms ?? "-"} ms
               </span>
             </Space>
-            {h.lastError ? (
-              <Tooltip title={`${h.lastError.at} ${h.lastError.message}`}>
+            {until ? <Typography.Text type="warning">暂停搜索至 {until}，之后再试探</Typography.Text> : null}
+            {reason ? (
+              <Tooltip title={`${reason.at} ${reason.message}`}>
                 <Typography.Text type="danger" ellipsis style={{ maxWidth: 260 }}>
-                  最近错误：{h.lastError.kind} {h.lastError.message}
+                  最近错误：{reason.text}（{reason.message}）
                 </Typography.Text>
               </Tooltip>
             ) : null}
