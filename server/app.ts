@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sourceAdapters: deps.sourceAdapters,
     sourceBreaker: deps.sourceBreaker,
     sourceNetwork: deps.sourceNetwork,
-    plugins: { ...deps.plugins, allowAddresses: [...config.outboundAllow, ...(deps.plugins?.allowAddresses ?? [])] },
+    plugins: { workers: config.pluginWorkers, ...deps.plugins, allowAddresses: [...config.outboundAllow, ...(deps.plugins?.allowAddresses ?? [])] },
     collect: { intervalMs: config.collectIntervalMs, leaseMs: config.collectLeaseMs },
     // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },

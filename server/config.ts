@@ -121,6 +121,8 @@ const envSchema = z.object({
     .transform((v) => v.split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "none"))
     .refine((entries) => entries.every((entry) => isAddressOrRange(entry)), { message: "must list IP addresses or CIDR ranges" })
     .optional(),
+  /** Worker threads running source plugins (each a V8 isolate, ~40 MB); started with the first plugin. */
+  PLUGIN_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
   /** Background pre-render (ADR 0038): the most-played suites rendered after start and changes; 0 = none. */
   PRERENDER_SUITES: z.coerce.number().int().min(0).max(2000).default(200),
   /** Background pre-render: the first N pages of every category; 0 = none (both 0: no pre-render). */
@@ -176,6 +178,7 @@ export interface Config {
   externalSources: string[];
   /** OUTBOUND_ALLOW: what the SSRF guard of plugins lets through besides public addresses. */
   outboundAllow: string[];
+  pluginWorkers: number;
   /** Collect runner and schedule: milliseconds between looks (0 = this instance runs no collect job). */
   collectIntervalMs: number;
   collectLeaseMs: number;
@@ -243,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     externalSources: e.EXTERNAL_SOURCES ?? [...KNOWN_SOURCES],
     outboundAllow: e.OUTBOUND_ALLOW ?? [],
+    pluginWorkers: e.PLUGIN_WORKERS,
     collectIntervalMs: e.COLLECT_INTERVAL_MS,
     collectLeaseMs: e.COLLECT_LEASE_MS,
     uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,

@@ -41,7 +41,7 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
 
   function sandboxOf(): PluginSandbox {
     sandbox ??= new PluginSandbox({
-      workers: options.workers ?? 2,
+      workers: options.workers ?? 1,
       ...(options.limits ? { limits: options.limits } : {}),
       fetch: async (instance, request) => {
         const network = networks.get(instance);

@@ -19,7 +19,7 @@ export class PluginCallError extends Error {
 }
 
 export interface PluginSandboxOptions {
-  /** Worker threads (default 2). */
+  /** Worker threads (default 1). */
   workers?: number;
   limits?: Partial<SandboxLimits>;
   /** A plugin's request, answered through the guarded client of its source. */
@@ -84,7 +84,7 @@ export class PluginSandbox {
   private slotFor(instance: string): Slot {
     const placed = this.placement.get(instance);
     if (placed) return placed;
-    const size = Math.max(1, this.options.workers ?? 2);
+    const size = Math.max(1, this.options.workers ?? 1);
     const slot = this.slots.length < size ? this.spawn() : this.slots.reduce((a, b) => (b.instances.size < a.instances.size ? b : a));
     slot.instances.add(instance);
     this.placement.set(instance, slot);
