@@ -17,6 +17,8 @@
  * where the JSON's per-code overrides say (`createSourceAdapters({ overrides })`: fixture sites
  * for bench/search-sources.ts; without it none is used and the built-ins are switched off);
  * `--breaker-threshold N` sets the sources' circuit breaker.
+ * `--plugins dir` installs and enables every source plugin (.js) in `dir` (bench/plugins.ts;
+ * OUTBOUND_ALLOW must let them reach their fixture sites).
  * `--search-samples N` hands over the search_text of N random visible items (bench/search-load.ts
  * draws its keywords from them); `--search-cache-ms 0` serves no kept search answer (every search asks
  * the database); `--pool N` sizes the PostgreSQL pool (default: openDatabase's).
@@ -24,6 +26,7 @@
  * the same object over IPC when started by bench/api.ts or bench/lighthouse.ts.
  */
 import { sql } from "drizzle-orm";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildApp } from "../server/app.js";
 import { warmRequestPath } from "../server/web/warm-up.js";
@@ -67,6 +70,7 @@ const { values } = parseArgs({
     members: { type: "string", default: "0" },
     admin: { type: "boolean", default: false },
     sources: { type: "string" },
+    plugins: { type: "string" },
     "breaker-threshold": { type: "string" },
     "search-samples": { type: "string", default: "0" },
     "search-cache-ms": { type: "string" },
@@ -149,6 +153,20 @@ if (values.admin) {
     .onConflictDoNothing();
   const [admin] = await database.db.select({ id: admins.id }).from(admins).where(sql`lower(${admins.username}) = 'benchadmin'`);
   adminToken = await sessionService(database.db).createAdminSession(admin!.id);
+}
+
+// Source plugins (`--plugins dir`): every .js file installed and enabled, as the site itself.
+if (values.plugins) {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const { SITE_ACTOR } = await import("../server/modules/audit/service.js");
+  for (const file of (await readdir(values.plugins)).filter((f) => f.endsWith(".js")).sort()) {
+    const code = await readFile(path.join(values.plugins, file), "utf8");
+    const installed = await app.services.plugins.admin.installFile(SITE_ACTOR, code).catch(async () => {
+      const list = await app.services.plugins.admin.list();
+      return list.find((p) => code.includes(JSON.stringify(p.platform)))!;
+    });
+    await app.services.plugins.admin.patch(SITE_ACTOR, installed.platform, { enabled: true });
+  }
 }
 
 // As server/main.ts does before it listens (ADR 0045).

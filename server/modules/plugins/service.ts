@@ -30,6 +30,8 @@ export interface PluginAdminOptions {
 }
 
 const BUILTIN_CODES = new Set(BUILTIN_SOURCES.map((s) => s.code));
+/** An admin, or the site itself (a plugin switched off; a benchmark installing its plugins). */
+type Actor = AuditActor | typeof SITE_ACTOR;
 type Tx = AppDatabase;
 
 /** The source code a new plugin serves as: `p-` and its platform in latin letters. */
@@ -101,7 +103,7 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
     }
   };
 
-  async function installCode(actor: AuditActor, code: string, origin: string | null): Promise<PluginAdminAnswer> {
+  async function installCode(actor: Actor, code: string, origin: string | null): Promise<PluginAdminAnswer> {
     const { platform, version, meta } = await inspect(code);
     const sha256 = createHash("sha256").update(code).digest("hex");
     await writes.transaction(async (w, tx) => {
@@ -139,7 +141,7 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
       return (await repo.list()).map(view);
     },
 
-    installFile: (actor: AuditActor, code: string) => installCode(actor, code, null),
+    installFile: (actor: Actor, code: string) => installCode(actor, code, null),
 
     async installUrl(actor: AuditActor, url: string): Promise<PluginAdminAnswer> {
       return installCode(actor, await fetchText(url), url);
@@ -174,7 +176,7 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
       return installCode(actor, await fetchText(src), src);
     },
 
-    async patch(actor: AuditActor, platform: string, patch: PluginPatch): Promise<PluginAdminAnswer> {
+    async patch(actor: Actor, platform: string, patch: PluginPatch): Promise<PluginAdminAnswer> {
       await writes.transaction(async (w, tx) => {
         const r = pluginRepo(tx as unknown as AppDatabase);
         const before = await r.get(platform);

@@ -1,4 +1,5 @@
-import * as cheerio from "cheerio";
+// htmlparser2 (cheerio/slim): about twice as fast as parse5 on a DJ site's 100 KB page, same selectors.
+import * as cheerio from "cheerio/slim";
 import type { AnyNode, Element } from "domhandler";
 
 /**
@@ -51,18 +52,21 @@ export class DomBridge {
     });
   }
 
+  /** Parses a document; its number names it from now on (the html comes as is, not as JSON). */
+  load(html: string, xml = false): number {
+    if (html.length > MAX_HTML_CHARS) throw new Error(`document over ${MAX_HTML_CHARS} characters`);
+    const $ = cheerio.load(html, xml ? { xml: true } : undefined);
+    const id = this.nextDocument++;
+    this.documents.set(id, { $, nodes: [], ids: new Map() });
+    if (this.documents.size > MAX_DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
+    return id;
+  }
+
   /** One operation of guest/cheerio.js; its answer is JSON-safe. */
   run(payload: Record<string, unknown>): unknown {
     switch (payload.op) {
-      case "load": {
-        const html = String(payload.html ?? "");
-        if (html.length > MAX_HTML_CHARS) throw new Error(`document over ${MAX_HTML_CHARS} characters`);
-        const $ = cheerio.load(html, payload.xml ? { xml: true } : undefined);
-        const id = this.nextDocument++;
-        this.documents.set(id, { $, nodes: [], ids: new Map() });
-        if (this.documents.size > MAX_DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
-        return id;
-      }
+      case "load":
+        return this.load(String(payload.html ?? ""), Boolean(payload.xml));
       case "root": {
         const doc = this.document(payload.doc);
         return this.idOf(doc, doc.$.root()[0]!);

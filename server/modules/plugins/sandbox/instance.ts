@@ -165,6 +165,14 @@ export class PluginInstance {
       handle.dispose();
     };
     fn("call", (op, payload) => ctx.newString(this.syncCall(ctx.getString(op), ctx.getString(payload))));
+    // A page's HTML goes to the parser as it is: no JSON escaping of 100 KB in the interpreter.
+    fn("domLoad", (html, xml) => {
+      try {
+        return ctx.newNumber(this.dom.load(ctx.getString(html), ctx.dump(xml) === true));
+      } catch (err) {
+        return ctx.newString(err instanceof Error ? err.message : String(err));
+      }
+    });
     fn("log", (level, message) => {
       this.hooks.log(ctx.getString(level), ctx.getString(message).slice(0, MAX_LOG_CHARS));
       return undefined;

@@ -8,6 +8,22 @@
   const call = global.__call;
   const dom = (op, payload) => call("dom", { op, ...payload });
   const SELF = Symbol("node");
+  // What the host said of each node, per document: `$(el)` makes new Node objects for old nodes.
+  const infos = new Map();
+  const infoOf = (doc, id) => {
+    let known = infos.get(doc);
+    if (!known) {
+      if (infos.size >= 16) infos.delete(infos.keys().next().value);
+      known = new Map();
+      infos.set(doc, known);
+    }
+    let info = known.get(id);
+    if (!info) {
+      info = dom("node", { doc, id });
+      known.set(id, info);
+    }
+    return info;
+  };
 
   class Node {
     constructor(doc, id) {
@@ -15,7 +31,7 @@
     }
     _info() {
       const own = this[SELF];
-      if (!own.info) own.info = dom("node", { doc: own.doc, id: own.id });
+      if (!own.info) own.info = infoOf(own.doc, own.id);
       return own.info;
     }
     _wrap(id) {
@@ -281,7 +297,7 @@
   function load(content, options) {
     const html = content instanceof Node ? dom("html", { doc: content[SELF].doc, ids: [content[SELF].id], inner: false }) : String(content ?? "");
     const xml = Boolean(options && (options.xmlMode || options.xml));
-    const doc = dom("load", { html, xml });
+    const doc = global.__domLoad(html, xml);
     const rootId = dom("root", { doc });
     const $ = function (selector, context) {
       if (selector === undefined || selector === null || selector === "") return new Selection(doc, [], $);

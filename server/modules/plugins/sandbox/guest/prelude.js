@@ -48,6 +48,11 @@
     return answer.value;
   };
   global.__call = call;
+  global.__domLoad = (html, xml) => {
+    const id = host.domLoad(html, xml);
+    if (typeof id !== "number") throw new Error(id);
+    return id;
+  };
   global.__fetch = (request) => host.fetch(JSON.stringify(request));
 
   // Base64 and UTF-8 through the host: one call each instead of a loop in an interpreter.
