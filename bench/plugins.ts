@@ -52,7 +52,7 @@ function bigPage(site: number): string {
     const id = site * 1000 + i;
     return `<li class="item" data-id="${id}" data-seconds="${i % 2 ? 3725 : 245}"><div class="pic"><img data-src="https://img.example/c/${id}.jpg" alt=""></div><div class="info"><a class="t" href="/play/${id}.html" title="DJ阿华 - 夜曲串烧${id}">DJ阿华 - 夜曲串烧${id}</a><span class="hits">${id * 7}</span><span class="date">2026-11-${(i % 28) + 1}</span></div><div class="ops"><a href="/down/${id}">下载</a><a href="/fav/${id}">收藏</a></div></li>`;
   }).join("");
-  const filler = Array.from({ length: 220 }, (_, i) => `<li class="nav-item"><a href="/sort/c${i}/index.html" title="分类${i}">分类 ${i} 慢摇串烧 中文DISCO 外文CLUB 电音HOUSE</a></li>`).join("");
+  const filler = Array.from({ length: 420 }, (_, i) => `<li class="nav-item"><a href="/sort/c${i}/index.html" title="分类${i}">分类 ${i} 慢摇串烧 中文DISCO 外文CLUB 电音HOUSE</a></li>`).join("");
   const script = `<script>var conf = ${JSON.stringify({ ads: Array.from({ length: 300 }, (_, i) => ({ id: i, img: `https://ads.example/${i}.png`, href: `https://ads.example/go/${i}` })) })};</script>`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>搜索 - 压测DJ${site}</title>${script}</head><body><ul class="nav">${filler}</ul><ul class="list">${rows}</ul><div class="pages"><a class="next" href="?page=2">下一页</a></div><footer>${"<p>友情链接 DJ舞曲 串烧 慢摇</p>".repeat(120)}</footer></body></html>`;
 }

@@ -22,6 +22,12 @@ interface Document {
 type Walk = "find" | "children" | "contents" | "parent" | "parents" | "closest" | "next" | "prev" | "nextAll" | "prevAll" | "siblings" | "not" | "has" | "filter";
 const WALKS = new Set<Walk>(["find", "children", "contents", "parent", "parents", "closest", "next", "prev", "nextAll", "prevAll", "siblings", "not", "has", "filter"]);
 
+/** A node's own facts: type, tag name, attributes, text. */
+function basicOf(node: AnyNode): [string, string | null, Record<string, string> | null, string | null] {
+  const element = node as Element;
+  return [node.type, "name" in element ? element.name : null, "attribs" in element ? element.attribs : null, "data" in node ? (node as { data: string }).data : null];
+}
+
 export class DomBridge {
   private readonly documents = new Map<number, Document>();
   private nextDocument = 1;
@@ -78,7 +84,9 @@ export class DomBridge {
         const arg = payload.arg === null || payload.arg === undefined ? undefined : String(payload.arg);
         const selection = doc.$(this.nodesOf(doc, payload.ids));
         const walked = (selection[walk] as (selector?: string) => cheerio.Cheerio<AnyNode>).call(selection, arg as string);
-        return walked.toArray().map((node) => this.idOf(doc, node));
+        // Each node's own facts come along (one call instead of one more per `.attr()`).
+        const nodes = walked.toArray();
+        return { ids: nodes.map((node) => this.idOf(doc, node)), basics: nodes.map((node) => basicOf(node)) };
       }
       case "is": {
         const doc = this.document(payload.doc);
@@ -110,11 +118,12 @@ export class DomBridge {
   private describe(doc: Document, node: AnyNode) {
     const element = node as Element;
     const ref = (n: AnyNode | null | undefined) => (n ? this.idOf(doc, n) : null);
+    const [type, name, attribs, data] = basicOf(node);
     return {
-      type: node.type,
-      name: "name" in element ? element.name : undefined,
-      attribs: "attribs" in element ? { ...element.attribs } : undefined,
-      data: "data" in node ? (node as { data: string }).data : undefined,
+      type,
+      name,
+      attribs,
+      data,
       children: "children" in element ? element.children.map((c) => this.idOf(doc, c)) : [],
       parent: ref(node.parent),
       prev: ref(node.prev),

@@ -31,6 +31,31 @@ export interface InstanceHooks {
 }
 
 const MAX_RESULT_CHARS = 4 * 1024 * 1024;
+/** Answers' bodies kept on this side, so a page handed back to cheerio is not copied out again. */
+const BODIES_KEPT = 8;
+
+/**
+ * A string into the engine through Node's native UTF-8 encoder: quickjs-emscripten's own
+ * newString encodes in a JavaScript loop, the main cost of handing a 100 KB page to a plugin.
+ */
+function guestString(ctx: QuickJSContext, text: string): QuickJSHandle {
+  if (text.length < 1024) return ctx.newString(text);
+  const inner = ctx as unknown as {
+    module: { _malloc(n: number): number; _free(p: number): void; HEAPU8: Uint8Array };
+    ffi: { QTS_NewString(ctx: unknown, ptr: number): number };
+    ctx: { value: unknown };
+    memory: { heapValueHandle(ptr: number): QuickJSHandle };
+  };
+  const bytes = Buffer.from(text, "utf8");
+  const ptr = inner.module._malloc(bytes.length + 1);
+  try {
+    inner.module.HEAPU8.set(bytes, ptr);
+    inner.module.HEAPU8[ptr + bytes.length] = 0;
+    return inner.memory.heapValueHandle(inner.ffi.QTS_NewString(inner.ctx.value, ptr));
+  } finally {
+    inner.module._free(ptr);
+  }
+}
 const MAX_LOG_CHARS = 2_000;
 
 export class PluginInstance {
@@ -38,6 +63,8 @@ export class PluginInstance {
   private runtime!: QuickJSRuntime;
   private context!: QuickJSContext;
   private readonly dom = new DomBridge();
+  private readonly bodies = new Map<number, string>();
+  private nextBody = 1;
   private cpuUsed = 0;
   private sliceStart = 0;
   /** Guest CPU already used when each call in flight started: the oldest bounds the slice. */
@@ -166,9 +193,11 @@ export class PluginInstance {
     };
     fn("call", (op, payload) => ctx.newString(this.syncCall(ctx.getString(op), ctx.getString(payload))));
     // A page's HTML goes to the parser as it is: no JSON escaping of 100 KB in the interpreter.
-    fn("domLoad", (html, xml) => {
+    fn("domLoad", (html, xml, bodyId) => {
       try {
-        return ctx.newNumber(this.dom.load(ctx.getString(html), ctx.dump(xml) === true));
+        // A body this side still holds (the guest says which): no copy out of the engine.
+        const kept = this.bodies.get(ctx.getNumber(bodyId));
+        return ctx.newNumber(this.dom.load(kept ?? ctx.getString(html), ctx.dump(xml) === true));
       } catch (err) {
         return ctx.newString(err instanceof Error ? err.message : String(err));
       }
@@ -201,10 +230,16 @@ export class PluginInstance {
       this.hooks.fetch(parsed).then((answer) => {
         if (this.disposed) return;
         const result = ctx.newObject();
-        const meta = ctx.newString(JSON.stringify(answer.meta));
+        let bodyId = 0;
+        if (!answer.bytes && (answer.text?.length ?? 0) >= 1024) {
+          bodyId = this.nextBody++;
+          this.bodies.set(bodyId, answer.text!);
+          if (this.bodies.size > BODIES_KEPT) this.bodies.delete(this.bodies.keys().next().value!);
+        }
+        const meta = ctx.newString(JSON.stringify({ ...answer.meta, bodyId }));
         ctx.setProp(result, "meta", meta);
         meta.dispose();
-        const body = answer.bytes ? ctx.newArrayBuffer(answer.bytes) : ctx.newString(answer.text ?? "");
+        const body = answer.bytes ? ctx.newArrayBuffer(answer.bytes) : guestString(ctx, answer.text ?? "");
         ctx.setProp(result, "body", body);
         body.dispose();
         deferred.resolve(result);
@@ -310,6 +345,7 @@ export class PluginInstance {
     if (this.disposed) return;
     this.disposed = true;
     this.dom.clear();
+    this.bodies.clear();
     for (const reject of this.waiting) reject(new SandboxFailure("crash", "plugin instance was reset"));
     this.waiting.clear();
     try {

@@ -28,5 +28,7 @@ export function metaCharsetOf(body: Buffer): string | null {
 
 export function decodeBody(body: Buffer, contentType: string | undefined, expected?: string): string {
   const charset = charsetOf(contentType) ?? metaCharsetOf(body) ?? normaliseCharset(expected) ?? "utf-8";
+  // Node's own decoder for UTF-8 (most pages): several times faster than iconv-lite's.
+  if (charset === "utf-8") return body.toString("utf8").replace(/^\uFEFF/u, "");
   return iconv.decode(body, charset);
 }

@@ -166,6 +166,7 @@
         config,
         request: { responseURL: meta.url, res: { responseUrl: meta.url } },
       };
+      global.__rememberBody(answer.body, meta.bodyId);
       response.data = parseData(answer.body, config);
       const validate = config.validateStatus === undefined ? (s) => s >= 200 && s < 300 : config.validateStatus;
       if (validate && !validate(meta.status)) {

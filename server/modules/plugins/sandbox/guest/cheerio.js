@@ -9,54 +9,76 @@
   const dom = (op, payload) => call("dom", { op, ...payload });
   const SELF = Symbol("node");
   // What the host said of each node, per document: `$(el)` makes new Node objects for old nodes.
+  // Own facts ([type, name, attribs, data]) arrive with every walk; links (children, parent…) on demand.
   const infos = new Map();
-  const infoOf = (doc, id) => {
-    let known = infos.get(doc);
-    if (!known) {
+  const known = (doc) => {
+    let map = infos.get(doc);
+    if (!map) {
       if (infos.size >= 16) infos.delete(infos.keys().next().value);
-      known = new Map();
-      infos.set(doc, known);
+      map = new Map();
+      infos.set(doc, map);
     }
-    let info = known.get(id);
-    if (!info) {
-      info = dom("node", { doc, id });
-      known.set(id, info);
+    return map;
+  };
+  const learn = (doc, ids, basics) => {
+    const map = known(doc);
+    ids.forEach((id, i) => {
+      if (!map.has(id)) map.set(id, { basic: basics[i], links: null });
+    });
+    return ids;
+  };
+  const entryOf = (doc, id) => {
+    const map = known(doc);
+    let entry = map.get(id);
+    if (!entry) {
+      const full = dom("node", { doc, id });
+      entry = { basic: [full.type, full.name, full.attribs, full.data], links: full };
+      map.set(id, entry);
     }
-    return info;
+    return entry;
+  };
+  const basicOf = (doc, id) => entryOf(doc, id).basic;
+  const linksOf = (doc, id) => {
+    const entry = entryOf(doc, id);
+    if (!entry.links) entry.links = dom("node", { doc, id });
+    return entry.links;
   };
 
   class Node {
     constructor(doc, id) {
       this[SELF] = { doc, id, info: null };
     }
+    _basic() {
+      const own = this[SELF];
+      return basicOf(own.doc, own.id);
+    }
     _info() {
       const own = this[SELF];
-      if (!own.info) own.info = infoOf(own.doc, own.id);
-      return own.info;
+      return linksOf(own.doc, own.id);
     }
     _wrap(id) {
       return id === null || id === undefined ? null : new Node(this[SELF].doc, id);
     }
     get type() {
-      return this._info().type;
+      return this._basic()[0];
     }
     get name() {
-      return this._info().name;
+      return this._basic()[1] ?? undefined;
     }
     get tagName() {
-      return this._info().name;
+      return this._basic()[1] ?? undefined;
     }
     get nodeType() {
-      return { tag: 1, script: 1, style: 1, text: 3, comment: 8, root: 9 }[this._info().type] ?? 1;
+      return { tag: 1, script: 1, style: 1, text: 3, comment: 8, root: 9 }[this._basic()[0]] ?? 1;
     }
     get attribs() {
-      return this._info().attribs;
+      return this._basic()[2] ?? undefined;
     }
     get data() {
-      return this._info().data;
+      return this._basic()[3] ?? undefined;
     }
     get nodeValue() {
-      return this._info().data;
+      return this._basic()[3] ?? undefined;
     }
     get children() {
       return this._info().children.map((id) => this._wrap(id));
@@ -110,7 +132,8 @@
       return new Selection(this._doc, ids, this._root);
     }
     _walk(op, arg) {
-      return this._make(dom("walk", { doc: this._doc, ids: this._ids, walk: op, arg: arg === undefined ? null : String(arg) }));
+      const walked = dom("walk", { doc: this._doc, ids: this._ids, walk: op, arg: arg === undefined ? null : String(arg) });
+      return this._make(learn(this._doc, walked.ids, walked.basics));
     }
     find(selector) {
       if (typeof selector !== "string") {
@@ -308,7 +331,8 @@
         return fragment.root().children();
       }
       if (context !== undefined) return (typeof context === "string" ? $(context) : $(context)).find(text);
-      return new Selection(doc, dom("walk", { doc, ids: [rootId], walk: "find", arg: text }), $);
+      const walked = dom("walk", { doc, ids: [rootId], walk: "find", arg: text });
+      return new Selection(doc, learn(doc, walked.ids, walked.basics), $);
     };
     $.root = () => new Selection(doc, [rootId], $);
     $.html = (selector) => (selector === undefined ? dom("html", { doc, ids: [rootId], inner: true }) : $(selector).toString());

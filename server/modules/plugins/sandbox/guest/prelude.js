@@ -48,8 +48,15 @@
     return answer.value;
   };
   global.__call = call;
+  // The last pages fetched, by their text: the host still holds them (no copy back for cheerio).
+  const bodies = new Map();
+  global.__rememberBody = (text, bodyId) => {
+    if (!bodyId || typeof text !== "string") return;
+    bodies.set(text, bodyId);
+    if (bodies.size > 8) bodies.delete(bodies.keys().next().value);
+  };
   global.__domLoad = (html, xml) => {
-    const id = host.domLoad(html, xml);
+    const id = host.domLoad(html, Boolean(xml), bodies.get(html) ?? 0);
     if (typeof id !== "number") throw new Error(id);
     return id;
   };
