@@ -35,9 +35,11 @@ function InstallOutcome({ outcome }: { outcome: PluginInstalled }) {
               size="small"
               dataSource={outcome.failed}
               renderItem={(f) => (
-                <List.Item style={{ paddingInline: 0 }}>
-                  <Typography.Text strong>{f.name}</Typography.Text>
-                  <Typography.Text type="danger" style={{ marginInlineStart: 8 }}>
+                <List.Item style={{ paddingInline: 0, justifyContent: "flex-start", gap: 12, alignItems: "baseline" }}>
+                  <Typography.Text strong style={{ flex: "none" }}>
+                    {f.name}
+                  </Typography.Text>
+                  <Typography.Text type="danger" style={{ wordBreak: "break-all" }}>
                     {f.error}
                   </Typography.Text>
                 </List.Item>
@@ -68,7 +70,8 @@ export function PluginInstallCard({ onInstalled }: { onInstalled: () => void }) 
       if (answer.installed.length > 0) void message.success(`已安装 ${answer.installed.length} 个插件`);
       if (answer.failed.length > 0) void message.error(`${answer.failed.length} 个插件安装失败`);
       onInstalled();
-      return true;
+      // The address stays while nothing came of it (to correct it and try again).
+      return answer.installed.length > 0;
     } catch (err) {
       void message.error(errorText(err, "安装失败，请稍后重试"));
       return false;
