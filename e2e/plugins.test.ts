@@ -221,7 +221,7 @@ describe("the 来源插件 screen", () => {
     expect(unexpected()).toEqual([]);
   });
 
-  it("shows, prominently, why the site switched off a plugin that kept misbehaving, and deletes it after a confirm", async () => {
+  it("shows, prominently, why the site switched off a plugin that kept misbehaving, and deletes it after a confirm; a plugin may stand in for a built-in site", async () => {
     const looping = path.join(tmpdir(), `looping-${process.pid}.js`);
     writeFileSync(looping, `module.exports = { platform: "死循环", version: "0.1.0", author: "测试", search() { for (;;) {} } };`);
     await page.getByTestId("plugin-install").locator("input[type=file]").setInputFiles(looping);
@@ -258,6 +258,16 @@ describe("the 来源插件 screen", () => {
     await row.waitFor({ state: "detached" });
     await page.getByTestId("plugins-switched-off").waitFor({ state: "detached" });
     await expect(pluginRow().count()).resolves.toBe(1);
+
+    // It may serve as a built-in site instead of its own source, and go back.
+    await pluginRow().getByRole("combobox", { name: "夜店DJ 替换内置来源" }).click();
+    await page.locator(".ant-select-item-option", { hasText: "DJUU (djuu)" }).click();
+    await toast("夜店DJ 现在替换内置来源 djuu");
+    await pluginRow().locator("code", { hasText: /^djuu$/u }).waitFor();
+    await pluginRow().getByRole("combobox", { name: "夜店DJ 替换内置来源" }).click();
+    await page.locator(".ant-select-item-option", { hasText: "不替换 (自有来源)" }).click();
+    await toast("夜店DJ 现在作为自有来源");
+    await pluginRow().locator("code", { hasText: /^p-yediandj$/u }).waitFor();
     expect(unexpected()).toEqual([]);
   }, 150_000);
 });
