@@ -31,6 +31,7 @@ export default [
     route("userList", "routes/panda/user-list.tsx"),
     route("comments", "routes/panda/comments.tsx"),
     route("sources", "routes/panda/sources.tsx"),
+    route("plugins", "routes/panda/plugins.tsx"),
     route("admins", "routes/panda/admins.tsx"),
     route("audit", "routes/panda/audit.tsx"),
     route("settings", "routes/panda/settings.tsx"),

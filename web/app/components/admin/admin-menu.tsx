@@ -1,5 +1,6 @@
 import {
   ApiOutlined,
+  AppstoreAddOutlined,
   AppstoreOutlined,
   AuditOutlined,
   BlockOutlined,
@@ -39,7 +40,7 @@ interface AdminMenuGroup {
 
 /**
  * Spec section 2, admin layout: the three menu groups. Keys are the pages' paths. Screens of
- * 超级管理员 only (管理员, 审计日志, 来源, 用户, 站点设置) say `superOnly`: an editor does not see them.
+ * 超级管理员 only (管理员, 审计日志, 来源, 来源插件, 用户, 站点设置) say `superOnly`: an editor does not see them.
  */
 const GROUPS: AdminMenuGroup[] = [
   {
@@ -51,6 +52,7 @@ const GROUPS: AdminMenuGroup[] = [
       { key: "/panda/block", icon: <BlockOutlined />, label: "区块管理" },
       { key: "/panda/settings", icon: <ControlOutlined />, label: "站点设置", superOnly: true },
       { key: "/panda/sources", icon: <ApiOutlined />, label: "来源管理", superOnly: true },
+      { key: "/panda/plugins", icon: <AppstoreAddOutlined />, label: "来源插件", superOnly: true },
       { key: "/panda/admins", icon: <SafetyCertificateOutlined />, label: "管理员", superOnly: true },
       { key: "/panda/audit", icon: <AuditOutlined />, label: "审计日志", superOnly: true },
     ],

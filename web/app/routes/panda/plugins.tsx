@@ -1,0 +1,134 @@
+import { adminTableMessages } from "@contracts/admin-table-texts";
+import { pluginAdminPaths } from "@contracts/plugin-admin-texts";
+import { Alert, App, Button, Space, Table, Typography } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { AdminPage } from "../../components/admin/AdminPage";
+import { pluginColumns, type PluginActions } from "../../components/admin/plugins/plugin-columns";
+import { PluginInstallCard } from "../../components/admin/plugins/PluginInstallCard";
+import { errorText, unwrap, type PluginRow } from "../../components/admin/plugins/plugin-types";
+import { PluginTryDialog } from "../../components/admin/plugins/PluginTryDialog";
+import { PluginVariablesDialog } from "../../components/admin/plugins/PluginVariablesDialog";
+import { adminCall } from "../../lib/admin-api";
+import { pageMeta } from "../../lib/site";
+
+export const meta = () => pageMeta("来源插件");
+
+/**
+ * 来源插件 (超级管理员, issue 21): MusicFree-protocol plugins that search and play a DJ site in
+ * the sandbox. Install (file, address, subscription), try before enabling, switch, user
+ * variables, the built-in site it replaces, update from its srcUrl, roll back, remove. A short
+ * list, not a paged table API: a plain antd table, like 来源管理.
+ */
+export default function Plugins() {
+  const { message } = App.useApp();
+  const [rows, setRows] = useState<PluginRow[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [trying, setTrying] = useState<PluginRow | null>(null);
+  const [editing, setEditing] = useState<PluginRow | null>(null);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      setRows((await unwrap(adminCall<{ plugins: PluginRow[] }>("GET", pluginAdminPaths.list), adminTableMessages.loadFailed)).plugins);
+    } catch (err) {
+      void message.error(errorText(err, adminTableMessages.loadFailed));
+    } finally {
+      setLoading(false);
+    }
+  }, [message]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  /** One change of one plugin: its row waits, the server's message is shown, the list reloads. */
+  async function act(row: PluginRow, call: () => Promise<unknown>, done: string | ((after: PluginRow) => string)) {
+    setBusy(row.platform);
+    try {
+      const after = (await call()) as PluginRow;
+      void message.success(typeof done === "string" ? done : done(after));
+    } catch (err) {
+      void message.error(errorText(err));
+    } finally {
+      setBusy(null);
+      await load();
+    }
+  }
+
+  const patch = (row: PluginRow, body: Record<string, unknown>) => unwrap(adminCall<PluginRow>("PATCH", pluginAdminPaths.plugin(row.platform), body));
+  const actions: PluginActions = {
+    busy,
+    setEnabled: (row, enabled) => void act(row, () => patch(row, { enabled }), enabled ? `已启用 ${row.platform}` : `已停用 ${row.platform}`),
+    setReplaces: (row, replaces) => void act(row, () => patch(row, { replaces }), replaces ? `${row.platform} 现在替换内置来源 ${replaces}` : `${row.platform} 现在作为自有来源`),
+    tryIt: setTrying,
+    editVariables: setEditing,
+    update: (row) =>
+      void act(
+        row,
+        () => unwrap(adminCall<PluginRow>("POST", pluginAdminPaths.update(row.platform))),
+        (after) => `已更新 ${row.platform}：v${row.version} → v${after.version}`,
+      ),
+    rollback: (row) =>
+      void act(
+        row,
+        () => unwrap(adminCall<PluginRow>("POST", pluginAdminPaths.rollback(row.platform))),
+        (after) => `已回滚 ${row.platform} 到 v${after.version}`,
+      ),
+    remove: (row) => void act(row, () => unwrap(adminCall("DELETE", pluginAdminPaths.plugin(row.platform)), adminTableMessages.deleteFailed), adminTableMessages.deleteOk),
+  };
+
+  const switchedOff = rows.filter((r) => !r.enabled && r.disabledReason);
+
+  return (
+    <AdminPage title="来源插件">
+      <Typography.Paragraph type="secondary" style={{ maxWidth: 860 }}>
+        插件遵循 MusicFree 插件协议，在沙箱中运行，只能通过本站受控的网络请求访问外部站点。新安装的插件默认停用：先试用，确认能搜到结果、能解析播放地址后再启用；启用后网站的搜索会同时询问它。插件反复超出沙箱限制时，站点会自动停用并写明原因。
+      </Typography.Paragraph>
+      {switchedOff.length > 0 ? (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={`${switchedOff.length} 个插件已被站点自动停用`}
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+              {switchedOff.map((r) => (
+                <li key={r.platform}>
+                  <Typography.Text strong>{r.platform}</Typography.Text>：{r.disabledReason}
+                </li>
+              ))}
+            </ul>
+          }
+          data-testid="plugins-switched-off"
+        />
+      ) : null}
+      <PluginInstallCard onInstalled={() => void load()} />
+      <Space style={{ marginBottom: 12 }}>
+        <Typography.Text strong>已安装 {rows.length} 个插件</Typography.Text>
+        <Button size="small" onClick={() => void load()}>
+          刷新
+        </Button>
+      </Space>
+      <Table<PluginRow>
+        rowKey="platform"
+        columns={pluginColumns(actions)}
+        dataSource={rows}
+        loading={loading}
+        pagination={false}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: "还没有安装插件：在上方上传插件文件，或填写插件地址、订阅地址安装" }}
+        data-testid="plugin-table"
+      />
+      <PluginTryDialog plugin={trying} onClose={() => setTrying(null)} />
+      <PluginVariablesDialog
+        plugin={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void load();
+        }}
+      />
+    </AdminPage>
+  );
+}
