@@ -18,7 +18,7 @@ export interface PluginSettings {
   lookup?: LookupFunction;
   limits?: Partial<SandboxLimits>;
   workers?: number;
-  /** Limits hit within `MISBEHAVING_WINDOW_MS` that switch a plugin off (default 5). */
+  /** Limits hit within `MISBEHAVING_WINDOW_MS` that switch a plugin off (default 3: before the breaker, which opens at 5 failures, stops calling it). */
   misbehavingThreshold?: number;
 }
 
@@ -48,7 +48,7 @@ export function pluginServices({
 }) {
   const repo = pluginRepo(db);
   const strikes = new Map<string, number[]>();
-  const threshold = settings.misbehavingThreshold ?? 5;
+  const threshold = settings.misbehavingThreshold ?? 3;
   const runtime = pluginRuntime({
     logger,
     ...(settings.allowAddresses ? { allowAddresses: settings.allowAddresses } : {}),
