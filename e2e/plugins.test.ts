@@ -242,7 +242,7 @@ describe("the 来源插件 screen", () => {
         { timeout: 30_000, interval: 1_000 },
       )
       .toBe(1);
-    await expect(page.getByTestId("plugins-switched-off").textContent()).resolves.toMatch(/1 个插件已被站点自动停用死循环：\d+ 次超出沙箱限制/u);
+    await expect(page.getByTestId("plugins-switched-off").textContent()).resolves.toMatch(/1 个插件已被站点自动停用死循环：10 分钟内 3 次超出沙箱限制，最近一次：超出 CPU 时间/u);
     await expect(row.getByTestId("plugin-disabled-reason").textContent()).resolves.toContain("站点已自动停用");
     expect(await row.getByRole("switch").isChecked()).toBe(false);
     await page.waitForFunction(() => document.querySelectorAll(".ant-message-notice").length === 0, undefined, { timeout: 10_000 });

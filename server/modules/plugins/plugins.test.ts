@@ -162,7 +162,7 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     await search("第二次");
     await expect
       .poll(async () => (await call("GET", "")).json().data.plugins.find((p: { platform: string }) => p.platform === "死循环"), { timeout: 5_000 })
-      .toMatchObject({ enabled: false, disabledReason: expect.stringContaining("cpu") });
+      .toMatchObject({ enabled: false, disabledReason: "10 分钟内 2 次超出沙箱限制，最近一次：超出 CPU 时间" });
     const [off] = await testApp.database.db.select().from(auditLog).where(and(eq(auditLog.action, "plugin.disable"), eq(auditLog.targetId, "死循环")));
     expect(off?.adminId).toBeNull();
     expect(app.services.sourceDirectory.get("p-sixunhuan")).toBeUndefined();

@@ -8,7 +8,7 @@ import type { SourceSiteRow } from "../sources/site-repo.js";
 import { pluginNetwork } from "./network.js";
 import { pluginRepo } from "./repo.js";
 import { pluginRuntime } from "./runtime.js";
-import type { SandboxLimits } from "./sandbox/protocol.js";
+import type { SandboxFailureKind, SandboxLimits } from "./sandbox/protocol.js";
 import { pluginAdminService } from "./service.js";
 
 /** How the plugins reach the network and how hard they are bounded (config; tests). */
@@ -23,6 +23,17 @@ export interface PluginSettings {
 }
 
 const MISBEHAVING_WINDOW_MS = 10 * 60_000;
+
+/** How the back office names each limit a plugin hit. */
+const LIMIT_TEXT: Record<SandboxFailureKind, string> = {
+  cpu: "超出 CPU 时间",
+  memory: "超出内存或栈限制",
+  timeout: "调用超时未返回",
+  crash: "导致沙箱线程失去响应",
+  plugin: "运行出错",
+  missing: "缺少方法",
+  invalid: "返回无效结果",
+};
 
 /**
  * The plugins' part of the services (issue 21): the runtime that loads enabled plugins for the
@@ -63,7 +74,7 @@ export function pluginServices({
       strikes.set(plugin.platform, recent);
       if (recent.length < threshold) return;
       strikes.delete(plugin.platform);
-      const reason = `${recent.length} 次超出沙箱限制 (最近一次：${kind} ${message})`.slice(0, 300);
+      const reason = `10 分钟内 ${recent.length} 次超出沙箱限制，最近一次：${LIMIT_TEXT[kind]}`;
       logger.warn({ plugin: plugin.platform, reason }, "plugin switched off: it kept misbehaving");
       void admin.switchOff(plugin.platform, reason).catch((err: unknown) => logger.error({ err, plugin: plugin.platform }, "plugin could not be switched off"));
     },

@@ -106,7 +106,8 @@ export function pluginColumns(a: PluginActions): ColumnsType<PluginRow> {
       render: (_v, row) => (
         <Space direction="vertical" size={4} style={{ width: "100%" }}>
           <Space size={6}>
-            <Switch checked={row.enabled} loading={a.busy === row.platform} onChange={(v) => a.setEnabled(row, v)} aria-label={`启用 ${row.platform}`} />
+            {/* Keyed by its state: a switch the site turned off under it is drawn afresh, not mid-animation. */}
+            <Switch key={`${row.platform}:${row.enabled}`} checked={row.enabled} loading={a.busy === row.platform} onChange={(v) => a.setEnabled(row, v)} aria-label={`启用 ${row.platform}`} />
             {row.enabled ? <Tag color="green">已启用</Tag> : <Tag>{row.disabledReason ? "已被自动停用" : "未启用"}</Tag>}
           </Space>
           {row.disabledReason ? (
