@@ -115,57 +115,64 @@ const metrics = async (base: string) => {
   return { rss: read("process_resident_memory_bytes"), lagP99: read("nodejs_eventloop_lag_p99_seconds") };
 };
 
-// Memory: the same server without plugins, then with them.
-const plain = await startBenchServer(["--suites", "240", "--plays", "3000", "--sources", JSON.stringify(overrides)]);
-await new Promise((r) => setTimeout(r, 2_000));
-const rssWithout = (await metrics(plain.base)).rss;
-plain.stop();
-await new Promise((r) => setTimeout(r, 1_000));
-
-const server = await startBenchServer(["--suites", "240", "--plays", "3000", "--sources", JSON.stringify(overrides), "--plugins", pluginDir]);
-await new Promise((r) => setTimeout(r, 2_000));
-
-// The djuu API route answers 404 on the fixture: djuu falls back to its pages, as in production when the API fails.
+/** A closed loop of `connections` searches at a time for `ms`, each a new keyword from another address. */
 let n = 0;
-async function loop(until: number, latencies: number[], errors: string[]) {
-  while (performance.now() < until) {
-    const started = performance.now();
-    const res = await fetch(`${server.base}/api/forntend/indexsearch?keyword=yequ${++n}`, { headers: { "x-forwarded-for": benchClientAddress() } });
-    const body = (await res.json()) as { data?: { errors?: { source: string; msg: string }[]; list?: unknown[] } };
-    latencies.push(performance.now() - started);
-    for (const e of body.data?.errors ?? []) errors.push(`${e.source} ${e.msg}`);
-  }
+async function load(base: string, ms: number, at: number) {
+  const latencies: number[] = [];
+  const errors: string[] = [];
+  const until = performance.now() + ms;
+  await Promise.all(
+    Array.from({ length: at }, async () => {
+      while (performance.now() < until) {
+        const started = performance.now();
+        const res = await fetch(`${base}/api/forntend/indexsearch?keyword=yequ${++n}`, { headers: { "x-forwarded-for": benchClientAddress() } });
+        const body = (await res.json()) as { data?: { errors?: { source: string; msg: string }[] } };
+        latencies.push(performance.now() - started);
+        for (const e of body.data?.errors ?? []) errors.push(`${e.source} ${e.msg}`);
+      }
+    }),
+  );
+  return { latencies, errors };
 }
-// Warm-up, then the measured run.
-await Promise.all(Array.from({ length: connections }, () => loop(performance.now() + 2_000, [], [])));
-for (const t of [...Object.values(builtins), ...pluginSites]) t.served.length = 0;
-await metrics(server.base);
-const latencies: number[] = [];
-const errors: string[] = [];
-const load = os.loadavg()[0]!.toFixed(1);
-await Promise.all(Array.from({ length: connections }, () => loop(performance.now() + duration, latencies, errors)));
-const during = await metrics(server.base);
-const rssWith = during.rss;
 
-const sourceP95 = Object.fromEntries([...Object.entries(builtins), ...pluginSites.map((t, i) => [`plugin${i + 1}`, t] as const)].map(([code, t]) => [code, round(percentile(t.served, 95))]));
-const slowest = Math.max(...Object.values(sourceP95));
-console.table({
-  search: {
-    requests: latencies.length,
-    "p50 ms": round(percentile(latencies, 50)),
-    "p95 ms": round(percentile(latencies, 95)),
-    "p99 ms": round(percentile(latencies, 99)),
-    "slowest source p95 ms": slowest,
-    "budget ms": round(slowest + 50),
-    "errors named": errors.length,
-    load,
-  },
-});
-if (errors.length) console.log("errors named, e.g.:", [...new Set(errors)].slice(0, 5));
-console.log("sources' own p95 (arrival to last byte), ms:", sourceP95);
-console.log(`server event-loop delay p99 during the run: ${round(during.lagP99 * 1000)} ms (budget < 20)`);
-console.log(`server RSS: ${Math.round(rssWithout / 1048576)} MB without plugins, ${Math.round(rssWith / 1048576)} MB with ${pluginCount} loaded and searched: ${round((rssWith - rssWithout) / 1048576 / pluginCount)} MB a plugin, the worker thread included`);
-server.stop();
+/** One server, warmed up, then each concurrency in turn: search latency, the sources' own times, event-loop delay, memory. */
+async function measure(label: string, args: string[], levels: number[]) {
+  const server = await startBenchServer(["--suites", "240", "--plays", "3000", "--sources", JSON.stringify(overrides), ...args]);
+  await load(server.base, 3_000, connections);
+  const rows: Record<string, Record<string, unknown>> = {};
+  let rss = 0;
+  for (const at of levels) {
+    for (const t of [...Object.values(builtins), ...pluginSites]) t.served.length = 0;
+    await metrics(server.base);
+    const { latencies, errors } = await load(server.base, duration, at);
+    const after = await metrics(server.base);
+    rss = Math.max(rss, after.rss);
+    const asked = label === "with plugins" ? [...Object.values(builtins), ...pluginSites] : Object.values(builtins);
+    const slowest = Math.max(...asked.map((t) => percentile(t.served, 95)));
+    if (errors.length) console.log(`${label}, ${at} at a time: errors named, e.g.`, [...new Set(errors)].slice(0, 3));
+    rows[`${label}, ${at} at a time`] = {
+      "searches/s": round(latencies.length / (duration / 1000)),
+      "p50 ms": round(percentile(latencies, 50)),
+      "p95 ms": round(percentile(latencies, 95)),
+      "slowest source p95 ms": round(slowest),
+      "budget ms": round(slowest + 50),
+      "loop delay p99 ms": round(after.lagP99 * 1000),
+      errors: errors.length,
+      load: os.loadavg()[0]!.toFixed(1),
+    };
+  }
+  server.stop();
+  await new Promise((r) => setTimeout(r, 1_500));
+  return { rows, rss };
+}
+
+const levels = [...new Set([connections, 8, 4])].sort((a, b) => b - a);
+const without = await measure("catalogue + 3 built-ins", [], levels);
+const withPlugins = await measure("with plugins", ["--plugins", pluginDir], levels);
+console.table({ ...without.rows, ...withPlugins.rows });
+console.log(
+  `server RSS (max while searching): ${Math.round(without.rss / 1048576)} MB without plugins, ${Math.round(withPlugins.rss / 1048576)} MB with ${pluginCount} loaded: ${round((withPlugins.rss - without.rss) / 1048576 / pluginCount)} MB a plugin, the sandbox's worker thread included`,
+);
 
 // Sandbox cost per call on a 100 KB page, in this process: an instant fixture, one plugin.
 const instant = await startFixtureSite();
@@ -176,7 +183,18 @@ const sandbox = new PluginSandbox({
     return { meta: { status: res.status, url: res.url, headers: Object.fromEntries(res.headers) }, text: await res.text() };
   },
 });
+const rssBefore = process.memoryUsage().rss;
 await sandbox.load("cost", benchPlugin(99, instant.url));
+await sandbox.call("cost", "search", ["夜曲", 1, "music"]);
+const rssOne = process.memoryUsage().rss;
+for (let i = 1; i < pluginCount; i++) {
+  await sandbox.load(`more${i}`, benchPlugin(99, instant.url));
+  await sandbox.call(`more${i}`, "search", ["夜曲", 1, "music"]);
+}
+const rssAll = process.memoryUsage().rss;
+console.log(
+  `this process's RSS: +${Math.round((rssOne - rssBefore) / 1048576)} MB for the sandbox's worker thread with its first plugin, then +${round((rssAll - rssOne) / 1048576 / Math.max(1, pluginCount - 1))} MB for each further plugin loaded and called (budget ≤ 32 MB a plugin)`,
+);
 const fetchOnly: number[] = [];
 for (let i = 0; i < 50; i++) {
   const t = performance.now();

@@ -108,6 +108,8 @@ const app = await buildApp({
   web: values.web,
   // Sources only when `--sources` points them at fixture sites: a benchmark never asks the real ones.
   sourceAdapters: external?.sources ?? [],
+  // As for the built-ins' fixture sites: politeness limits would queue the bench's own searches.
+  ...(values.plugins ? { plugins: { concurrency: 32 } } : {}),
   ...(values["breaker-threshold"] ? { sourceBreaker: { failureThreshold: Number(values["breaker-threshold"]) } } : {}),
   ...(values["search-cache-ms"] ? { searchAnswerLimits: { freshMs: Number(values["search-cache-ms"]), staleMs: Number(values["search-cache-ms"]) } } : {}),
 });

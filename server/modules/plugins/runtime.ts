@@ -20,6 +20,8 @@ export interface PluginRuntimeOptions {
   lookup?: LookupFunction;
   limits?: Partial<SandboxLimits>;
   workers?: number;
+  /** Requests at once to one plugin's sites (default 4). */
+  concurrency?: number;
   /** A plugin hit a limit (counted on its source's health; repeated ones switch it off). */
   onViolation?(plugin: { platform: string; source: string; name: string }, kind: SandboxFailureKind, message: string): void;
 }
@@ -64,6 +66,7 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
       ...(options.allowAddresses ? { allowAddresses: options.allowAddresses } : {}),
       ...(options.lookup ? { lookup: options.lookup } : {}),
       timeoutMs: PLUGIN_TIMEOUT_MS,
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     });
     networks.set(instance, network);
     return network;

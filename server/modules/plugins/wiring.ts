@@ -18,6 +18,8 @@ export interface PluginSettings {
   lookup?: LookupFunction;
   limits?: Partial<SandboxLimits>;
   workers?: number;
+  /** Requests at once to one plugin's sites (default 4: politeness to the real sites; benchmarks raise it). */
+  concurrency?: number;
   /** Limits hit within `MISBEHAVING_WINDOW_MS` that switch a plugin off (default 3: before the breaker, which opens at 5 failures, stops calling it). */
   misbehavingThreshold?: number;
 }
@@ -66,6 +68,7 @@ export function pluginServices({
     ...(settings.lookup ? { lookup: settings.lookup } : {}),
     ...(settings.limits ? { limits: settings.limits } : {}),
     ...(settings.workers ? { workers: settings.workers } : {}),
+    ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
     onViolation(plugin, kind, message) {
       if (plugin.platform.startsWith("trial:")) return;
       health().track(plugin.source, plugin.name).failed(0, { kind: "plugin", message: `${kind}: ${message}` });

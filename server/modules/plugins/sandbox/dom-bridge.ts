@@ -4,12 +4,13 @@ import type { AnyNode, Element } from "domhandler";
 
 /**
  * The host side of the sandbox's cheerio (guest/cheerio.js): documents parsed by the real
- * cheerio in the worker, their nodes named by numbers. A plugin instance keeps at most
- * MAX_DOCUMENTS documents (the oldest is dropped) and a bounded number of named nodes, so a
- * plugin cannot grow the worker's heap without limit through it.
+ * cheerio in the worker, their nodes named by numbers. Documents live while the plugin's calls
+ * that made them run (the instance clears them when none is left), at most MAX_DOCUMENTS at once
+ * (the oldest is dropped) with a bounded number of named nodes, so a plugin cannot grow the
+ * worker's heap without limit through it.
  */
 
-const MAX_DOCUMENTS = 16;
+const MAX_DOCUMENTS = 8;
 const MAX_NODES_PER_DOCUMENT = 200_000;
 export const MAX_HTML_CHARS = 8 * 1024 * 1024;
 
@@ -34,7 +35,7 @@ export class DomBridge {
 
   private document(id: unknown): Document {
     const doc = this.documents.get(Number(id));
-    if (!doc) throw new Error("document no longer available (documents are kept for the plugin's recent calls only)");
+    if (!doc) throw new Error("document no longer available (a parsed page lives as long as the call that loaded it)");
     return doc;
   }
 

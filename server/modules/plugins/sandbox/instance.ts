@@ -330,6 +330,11 @@ export class PluginInstance {
       return answer.value;
     } finally {
       this.callsInFlight.delete(id);
+      // Parsed pages live as long as the calls that made them: a page's tree is several times its size.
+      if (this.callsInFlight.size === 0) {
+        this.dom.clear();
+        this.bodies.clear();
+      }
     }
   }
 
