@@ -19,6 +19,7 @@ export const pluginAdminMessages = {
   nothingToChange: "没有要修改的内容",
   subscriptionInvalid: "订阅格式无效：须为 {\"plugins\":[{\"name\",\"url\",\"version\"}]}",
   tryFailed: "试用失败：",
+  sourceInUse: "刚有套曲引用了该插件的来源，请重试（来源会保留并停用）",
 } as const;
 
 export const PLUGIN_MAX_BYTES = 2 * 1024 * 1024;

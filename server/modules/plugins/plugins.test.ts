@@ -8,7 +8,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, collectedItems, sourceSites } from "../../db/schema/index.js";
+import { auditLog, collectedItems, items, pluginVersions, sourceSites } from "../../db/schema/index.js";
 import { createTestAdmin } from "../../testing/admins.js";
 import { startFixtureSite, type FixtureSite } from "../../testing/fixture-site.js";
 import { multipartBody } from "../../testing/multipart.js";
@@ -112,6 +112,15 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     expect(rows.length).toBeGreaterThanOrEqual(50);
     const board = (await app.inject({ url: "/api/forntend/getrank?site=p-yediandj&type=mix&period=week&board=site" })).json().data;
     expect(board.list[0]).toMatchObject({ rank: 1, name: "榜单串烧700", external: true });
+
+    // A collected hit becomes a suite of ours like any collected item, playing through the plugin.
+    const mix = rows.find((r) => r.sourceId === "700")!;
+    const processed = await app.inject({ method: "POST", url: "/api/pandaadmin/collect/process", headers: admin.headers, payload: { ids: [mix.id] } });
+    expect(processed.statusCode).toBe(200);
+    const [outcome] = processed.json().data.results;
+    expect(outcome).toMatchObject({ action: "created", error: null });
+    const [made] = await testApp.database.db.select().from(items).where(eq(items.id, outcome.itemId));
+    expect(made).toMatchObject({ sourceSite: "p-yediandj", sourceId: "700", kind: "mix", playUrl: "/api/forntend/source-play?source=p-yediandj&id=700" });
   });
 
   it("takes a built-in site's place when the operator says so, and gives it back", async () => {
@@ -168,10 +177,14 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     expect(app.services.sourceDirectory.get("p-sixunhuan")).toBeUndefined();
   });
 
-  it("removes a plugin with its versions and its own source", async () => {
+  it("removes a plugin with its versions; its source stays, switched off, while a suite of ours names it", async () => {
     expect((await call("DELETE", `/${platform}`)).statusCode).toBe(200);
     expect((await call("GET", "")).json().data.plugins.map((p: { platform: string }) => p.platform)).toEqual(["死循环"]);
-    expect(await testApp.database.db.select().from(sourceSites).where(eq(sourceSites.code, "p-yediandj"))).toEqual([]);
+    expect(await testApp.database.db.select().from(pluginVersions).where(eq(pluginVersions.platform, "夜店DJ"))).toEqual([]);
+    expect(await testApp.database.db.select({ enabled: sourceSites.enabled }).from(sourceSites).where(eq(sourceSites.code, "p-yediandj"))).toEqual([{ enabled: false }]);
     expect(app.services.sourceDirectory.get("p-yediandj")).toBeUndefined();
+    // A source no suite names goes with its plugin.
+    expect((await call("DELETE", `/${encodeURIComponent("死循环")}`)).statusCode).toBe(200);
+    expect(await testApp.database.db.select().from(sourceSites).where(eq(sourceSites.code, "p-sixunhuan"))).toEqual([]);
   });
 });

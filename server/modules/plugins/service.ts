@@ -229,7 +229,7 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
     },
 
     async remove(actor: AuditActor, platform: string): Promise<void> {
-      await writes.transaction(async (w, tx) => {
+      const drop = writes.transaction(async (w, tx) => {
         const r = pluginRepo(tx as unknown as AppDatabase);
         const before = await r.get(platform);
         if (!before) throw notFound(messages.notFound);
@@ -241,6 +241,14 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
         else await w.deleteSourceSite(before.sourceCode);
         await audit.record(actor, { action: "plugin.delete", targetType: "plugin", targetId: platform, before: view(before), after: null }, tx as unknown as AppDatabase);
       });
+      try {
+        await drop;
+      } catch (err) {
+        // A suite naming its source was made meanwhile (items.source_site references the site).
+        const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+        if (code === "23503") throw new AppError(409, messages.sourceInUse);
+        throw err;
+      }
       await directory.settled();
     },
 
