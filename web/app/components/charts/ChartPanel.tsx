@@ -7,11 +7,14 @@ import styles from "./charts.module.css";
 import { FIRST_CHART, fetchChart, fetchSiteChart, PANEL_LINES, type PanelCharts } from "./panel-charts";
 import { SiteChartList } from "./SiteChartList";
 
-const SITES = [
+const SITES: readonly { code: string; name: string }[] = [
   { code: "djuu", name: "DJUU" },
   { code: "172minx", name: "172Mix" },
   { code: "vvvdj", name: "清风DJ" },
-] as const;
+];
+
+/** A plugin's own source (`p-…`, ADR 0048): its board is the top lists collected from it. */
+export const isPluginSource = (code: string) => code.startsWith("p-");
 const TYPES = [
   { code: "mix", name: "串烧榜" },
   { code: "single", name: "单曲榜" },
@@ -52,7 +55,8 @@ function useFetched<T>(key: string, wanted: boolean, load: () => Promise<T[]>) {
  * switch shows our qualified plays (本站播放) or the site's own chart as collected from it
  * (DJUU榜 …); until the visitor picks one, an empty plays chart gives way to the site's.
  */
-export function ChartPanel({ side }: { side: PanelCharts }) {
+export function ChartPanel({ side, pluginSites = [] }: { side: PanelCharts; pluginSites?: readonly { code: string; name: string }[] }) {
+  const sites = [...SITES, ...pluginSites.filter((s) => isPluginSource(s.code)).map(({ code, name }) => ({ code, name }))];
   const [site, setSite] = useState<string>(FIRST_CHART.site);
   const [type, setType] = useState<Type>(FIRST_CHART.type);
   const [period, setPeriod] = useState<Period>(FIRST_CHART.period);
@@ -68,7 +72,7 @@ export function ChartPanel({ side }: { side: PanelCharts }) {
   const own: Loaded<SourceChartItem> = useFetched<SourceChartItem>(chosen, board === "site" && !!key, () =>
     fetchSiteChart(site, type, effectivePeriod),
   );
-  const siteName = SITES.find((s) => s.code === site)?.name ?? site;
+  const siteName = sites.find((s) => s.code === site)?.name ?? site;
   const boards = [
     { code: "plays", name: "本站播放" },
     { code: "site", name: `${siteName}榜` },
@@ -78,7 +82,7 @@ export function ChartPanel({ side }: { side: PanelCharts }) {
   return (
     <aside className={styles.panel} aria-label="排行榜">
       <h2 className={styles.title}>排行榜</h2>
-      <Switch label="站点" options={SITES} value={site} onChange={setSite} />
+      <Switch label="站点" options={sites} value={site} onChange={setSite} />
       <Switch label="类型" options={TYPES} value={type} onChange={setType} />
       <Switch
         label="周期"

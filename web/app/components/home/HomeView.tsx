@@ -38,7 +38,7 @@ export function HomeView({ data }: { data: HomeData }) {
           </div>
         </div>
         <div className={styles.side}>
-          <ChartPanel side={data.side} />
+          <ChartPanel side={data.side} pluginSites={data.siteweblist} />
           <Partners data={data} />
         </div>
       </div>
