@@ -168,6 +168,9 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     expect((await upload(looping)).statusCode).toBe(200);
     await call("PATCH", `/${encodeURIComponent("死循环")}`, { enabled: true });
     await search("第一次");
+    // The limit hit is counted on the source's health besides the failed search: two failures.
+    const health = (await app.inject({ url: "/api/pandaadmin/sources/health", headers: admin.headers })).json().data.sources as { code: string; failures: number; lastError: { kind: string } | null }[];
+    expect(health.find((s) => s.code === "p-sixunhuan")).toMatchObject({ failures: 2, lastError: { kind: "plugin" } });
     await search("第二次");
     await expect
       .poll(async () => (await call("GET", "")).json().data.plugins.find((p: { platform: string }) => p.platform === "死循环"), { timeout: 5_000 })

@@ -53,15 +53,16 @@ async function load(message: Extract<ToWorker, { type: "load" }>): Promise<void>
 
 /** A limit hit outside a call (a timer's callback looping): the instance is started afresh. */
 function watch(name: string, instance: PluginInstance): void {
-  instance.onFatal = (failure) => void reset(name, failure);
+  instance.onFatal = (failure) => void reset(name, failure, true);
 }
 
-function reset(name: string, failure: SandboxFailure): Promise<void> {
+/** A fresh engine for `name`; `report`: the limit was hit outside a call, so no call failure told the server. */
+function reset(name: string, failure: SandboxFailure, report: boolean): Promise<void> {
   const kept = instances.get(name);
   if (!kept) return Promise.resolve();
   if (kept.resetting) return kept.resetting;
   kept.instance.dispose();
-  send({ type: "reset", instance: name, kind: failure.kind, message: failure.message });
+  if (report) send({ type: "reset", instance: name, kind: failure.kind, message: failure.message });
   kept.resetting = PluginInstance.create(kept.code, kept.variables, kept.limits, hooksFor(name)).then(
     ({ instance }) => {
       watch(name, instance);
@@ -89,7 +90,7 @@ async function call(message: Extract<ToWorker, { type: "call" }>): Promise<void>
     const failure = err instanceof SandboxFailure ? err : new SandboxFailure("plugin", err instanceof Error ? err.message : String(err));
     send({ type: "failed", id: message.id, kind: failure.kind, message: failure.message });
     // Past a limit the engine's state is not to be trusted: the next call meets a fresh one.
-    if (failure.kind === "cpu" || failure.kind === "memory") void reset(message.instance, failure);
+    if (failure.kind === "cpu" || failure.kind === "memory") void reset(message.instance, failure, false);
   }
 }
 
