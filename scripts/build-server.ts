@@ -39,7 +39,7 @@ export async function buildServer(outDir = SERVER_OUT_DIR, entry = path.join(roo
   await rm(outDir, { recursive: true, force: true });
   await build({
     // The plugin sandbox's worker thread is started from its own file (server/modules/plugins/sandbox/host.ts).
-    entryPoints: { main: entry, "plugin-worker": path.join(root, "server", "modules", "plugins", "sandbox", "worker.ts") },
+    entryPoints: { [path.basename(entry, ".ts")]: entry, "plugin-worker": path.join(root, "server", "modules", "plugins", "sandbox", "worker.ts") },
     outdir: outDir,
     bundle: true,
     splitting: true,
