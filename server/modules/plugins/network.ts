@@ -63,10 +63,11 @@ export function pluginNetwork(source: string, options: PluginNetworkOptions): Pl
           ...(body !== undefined ? { body } : {}),
           ...(request.maxRedirects !== undefined ? { maxRedirects: request.maxRedirects } : {}),
           ...(request.encoding ? { encoding: request.encoding } : {}),
-          raw: Boolean(request.binary),
+          // The bytes go to the sandbox's worker as they are (moved, not copied) and are decoded
+          // there: no page is turned into text on the server's own thread.
+          raw: true,
         });
         const meta = { status: response.status, url: response.url, headers: response.headers };
-        if (!request.binary) return { meta, text: response.text };
         const bytes = response.bytes.buffer.slice(response.bytes.byteOffset, response.bytes.byteOffset + response.bytes.byteLength) as ArrayBuffer;
         return { meta, bytes };
       } catch (err) {

@@ -5,6 +5,7 @@ import type { LiveSourceDirectory } from "../sources/directory.js";
 import type { LookupFunction } from "../sources/fetch/index.js";
 import type { HealthBoard } from "../sources/health.js";
 import type { SourceSiteRow } from "../sources/site-repo.js";
+import { decodeBody } from "../sources/fetch/decode.js";
 import { pluginNetwork } from "./network.js";
 import { pluginRepo } from "./repo.js";
 import { pluginRuntime } from "./runtime.js";
@@ -95,7 +96,8 @@ export function pluginServices({
     const answer = await downloader.answer({ url, method: "GET" });
     if ("error" in answer.meta) throw new Error(answer.meta.error);
     if (answer.meta.status < 200 || answer.meta.status >= 300) throw new Error(`HTTP ${answer.meta.status}`);
-    return answer.text ?? "";
+    const contentType = answer.meta.headers["content-type"];
+    return answer.bytes ? decodeBody(Buffer.from(answer.bytes), contentType) : (answer.text ?? "");
   }
 
   const admin = pluginAdminService(db, {

@@ -2,6 +2,7 @@ import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandl
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import iconv from "iconv-lite";
 import { readFileSync } from "node:fs";
+import { decodeBody } from "../../sources/fetch/decode.js";
 import { DomBridge } from "./dom-bridge.js";
 import { isSandboxLibrary, librarySource } from "./libraries.js";
 import type { FetchAnswer, GuestFetchRequest, SandboxFailureKind, SandboxLimits } from "./protocol.js";
@@ -229,6 +230,11 @@ export class PluginInstance {
       }
       this.hooks.fetch(parsed).then((answer) => {
         if (this.disposed) return;
+        // Text is decoded here, off the server's thread, by the page's charset (GBK pages too).
+        if (answer.bytes && !parsed.binary && "status" in answer.meta) {
+          const contentType = Object.entries(answer.meta.headers).find(([key]) => key.toLowerCase() === "content-type")?.[1];
+          answer = { meta: answer.meta, text: decodeBody(Buffer.from(answer.bytes), contentType, parsed.encoding) };
+        }
         const result = ctx.newObject();
         let bodyId = 0;
         if (!answer.bytes && (answer.text?.length ?? 0) >= 1024) {

@@ -45,6 +45,7 @@ export interface GuestFetchRequest {
   encoding?: string;
 }
 
+/** An answer for the plugin: `text`, or `bytes` (decoded in the worker unless the plugin asked for bytes). */
 export interface FetchAnswer {
   meta: { status: number; url: string; headers: Record<string, string> } | { error: string; code: string };
   text?: string;
