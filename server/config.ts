@@ -1,18 +1,19 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
-import { allowList } from "./modules/metrics/access.js";
+import { allowList } from "./lib/address-list.js";
 import { BUILTIN_SOURCES } from "./modules/sources/registry.js";
 
 const KNOWN_SOURCES = BUILTIN_SOURCES.map((s) => s.code);
 
-function isAddressOrRange(entry: string): boolean {
-  const [address, prefix, extra] = entry.split("/");
-  const family = isIP(address ?? "");
-  if (family === 0 || extra !== undefined) return false;
-  if (prefix === undefined) return true;
-  const bits = Number(prefix);
-  return /^\d+$/u.test(prefix) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
+/** A list the SSRF guard can use (addresses, CIDR ranges, `loopback`). */
+function isAllowList(entries: string[]): boolean {
+  try {
+    allowList(entries);
+    return true;
+  } catch {
+    return false;
+  }
 }
 const KNOWN_SOURCES_TEXT = KNOWN_SOURCES.join(", ");
 
@@ -119,7 +120,7 @@ const envSchema = z.object({
   OUTBOUND_ALLOW: z
     .string()
     .transform((v) => v.split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "none"))
-    .refine((entries) => entries.every((entry) => isAddressOrRange(entry)), { message: "must list IP addresses or CIDR ranges" })
+    .refine(isAllowList, { message: "must list IP addresses, CIDR ranges or loopback" })
     .optional(),
   /** Worker threads running source plugins (each a V8 isolate, ~40 MB); started with the first plugin. */
   PLUGIN_WORKERS: z.coerce.number().int().min(1).max(8).default(1),

@@ -9,8 +9,10 @@
  * Anyone else gets the site's ordinary 404, as for an address that does not exist.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { BlockList, isIP } from "node:net";
 import type { FastifyRequest } from "fastify";
+import { allowList, onList } from "../../lib/address-list.js";
+
+export { allowList };
 
 export interface MetricsAccessOptions {
   /** Addresses and CIDR ranges (`10.0.0.0/8`), or `loopback`; empty = none by address. */
@@ -20,30 +22,6 @@ export interface MetricsAccessOptions {
 }
 
 const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"] as const;
-
-/** `10.0.0.0/8`, `127.0.0.1`, `::1`, `loopback` into a BlockList; throws on anything else. */
-export function allowList(entries: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const raw of entries) {
-    const entry = raw.trim();
-    if (entry === "loopback") {
-      list.addSubnet("127.0.0.0", 8, "ipv4");
-      list.addAddress("::1", "ipv6");
-      continue;
-    }
-    const [address, bits] = entry.split("/");
-    const family = isIP(address ?? "");
-    if (!address || family === 0) throw new Error(`not an address or range: ${entry}`);
-    const type = family === 4 ? "ipv4" : "ipv6";
-    if (bits === undefined) list.addAddress(address, type);
-    else {
-      const prefix = Number(bits);
-      if (!/^\d{1,3}$/.test(bits) || prefix > (family === 4 ? 32 : 128)) throw new Error(`not a range: ${entry}`);
-      list.addSubnet(address, prefix, type);
-    }
-  }
-  return list;
-}
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 
@@ -63,7 +41,6 @@ export function metricsAccess(options: MetricsAccessOptions): (request: FastifyR
     const peer = request.raw.socket?.remoteAddress;
     if (!peer) return false;
     const v4 = peer.startsWith("::ffff:") ? peer.slice(7) : peer;
-    const family = isIP(v4);
-    return family !== 0 && list.check(v4, family === 4 ? "ipv4" : "ipv6");
+    return onList(list, v4);
   };
 }

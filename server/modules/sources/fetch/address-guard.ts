@@ -1,5 +1,6 @@
 import dns from "node:dns";
 import net from "node:net";
+import { allowList, onList } from "../../../lib/address-list.js";
 
 /**
  * The SSRF guard: which addresses a source request may connect to. Checked at connect time, on
@@ -85,24 +86,14 @@ export interface AddressAllowList {
   has(address: string): boolean;
 }
 
-/** An allow list of exact addresses and CIDR ranges (`127.0.0.1`, `10.1.0.0/16`, `::1`). */
+/**
+ * An allow list of exact addresses, CIDR ranges and `loopback` (as METRICS_ALLOW takes them). An
+ * IPv6 form of an IPv4 address (`::ffff:127.0.0.1`) is never let through by it: only the address
+ * as written in the list is.
+ */
 export function addressAllowList(entries: readonly string[] = []): AddressAllowList {
-  const exact = new Set<string>();
-  const ranges = new net.BlockList();
-  for (const entry of entries) {
-    const [address, prefix] = entry.split("/");
-    const family = net.isIP(address ?? "");
-    if (family === 0) throw new Error(`not an address or CIDR range: ${entry}`);
-    if (prefix === undefined) exact.add(address!);
-    else ranges.addSubnet(address!, Number(prefix), family === 4 ? "ipv4" : "ipv6");
-  }
-  return {
-    has(address) {
-      if (exact.has(address)) return true;
-      const family = net.isIP(address);
-      return family !== 0 && ranges.check(address, family === 4 ? "ipv4" : "ipv6");
-    },
-  };
+  const list = allowList(entries);
+  return { has: (address) => !(net.isIP(address) === 6 && embeddedIpv4(address) !== null) && onList(list, address) };
 }
 
 /** May a connection go to this address? `allowAddresses` lets tests reach their fixture server (never set in production). */
