@@ -157,18 +157,19 @@ if (values.admin) {
   adminToken = await sessionService(database.db).createAdminSession(admin!.id);
 }
 
-// Source plugins (`--plugins dir`): every .js file installed and enabled, as the site itself.
+// Source plugins (`--plugins dir`): every .js file installed (an earlier run on this DATA_DIR may
+// have done it: the same version is refused) and every plugin enabled, as the site itself.
 if (values.plugins) {
   const { readdir, readFile } = await import("node:fs/promises");
   const { SITE_ACTOR } = await import("../server/modules/audit/service.js");
+  const { pluginAdminMessages } = await import("../contracts/plugin-admin.js");
+  const plugins = app.services.plugins.admin;
   for (const file of (await readdir(values.plugins)).filter((f) => f.endsWith(".js")).sort()) {
-    const code = await readFile(path.join(values.plugins, file), "utf8");
-    const installed = await app.services.plugins.admin.installFile(SITE_ACTOR, code).catch(async () => {
-      const list = await app.services.plugins.admin.list();
-      return list.find((p) => code.includes(JSON.stringify(p.platform)))!;
+    await plugins.installFile(SITE_ACTOR, await readFile(path.join(values.plugins, file), "utf8")).catch((err: unknown) => {
+      if ((err as Error).message !== pluginAdminMessages.notNewer) throw err;
     });
-    await app.services.plugins.admin.patch(SITE_ACTOR, installed.platform, { enabled: true });
   }
+  for (const plugin of await plugins.list()) await plugins.patch(SITE_ACTOR, plugin.platform, { enabled: true });
 }
 
 // As server/main.ts does before it listens (ADR 0045).

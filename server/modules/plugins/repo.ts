@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import type { AppDatabase } from "../../db/types.js";
 import { pluginVersions, sourcePlugins } from "../../db/schema/index.js";
 
@@ -24,9 +24,17 @@ export function pluginRepo(db: Pick<AppDatabase, "select" | "insert" | "update" 
     return { ...row, current, previous: await version(row.previousVersionId) };
   }
   return {
+    /** Every plugin with its current and previous version: two queries, whatever their number. */
     async list(): Promise<PluginWithVersion[]> {
       const rows = await db.select().from(sourcePlugins).orderBy(asc(sourcePlugins.createdAt), asc(sourcePlugins.platform));
-      return (await Promise.all(rows.map(withVersions))).filter((r): r is PluginWithVersion => r !== undefined);
+      const ids = rows.flatMap((r) => [r.currentVersionId, r.previousVersionId]).filter((id): id is number => id !== null);
+      const versions = ids.length ? await db.select().from(pluginVersions).where(inArray(pluginVersions.id, ids)) : [];
+      const byId = new Map(versions.map((v) => [v.id, v]));
+      return rows.flatMap((row) => {
+        const current = row.currentVersionId === null ? undefined : byId.get(row.currentVersionId);
+        if (!current) return [];
+        return [{ ...row, current, previous: (row.previousVersionId === null ? undefined : byId.get(row.previousVersionId)) ?? null }];
+      });
     },
     async get(platform: string): Promise<PluginWithVersion | undefined> {
       const [row] = await db.select().from(sourcePlugins).where(eq(sourcePlugins.platform, platform));

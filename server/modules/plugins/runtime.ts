@@ -72,6 +72,9 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
     return network;
   }
 
+  /** What, when changed, makes a plugin's entry built again: its version, its variables, its name. */
+  const keyOf = (plugin: PluginWithVersion, name: string) => `${plugin.current.id}\n${JSON.stringify(plugin.variables)}\n${name}`;
+
   async function build(plugin: PluginWithVersion, shown: { name: string; homepage: string; logo?: string | null }): Promise<Built> {
     const instance = `plugin:${plugin.platform}`;
     networks.get(instance)?.close();
@@ -95,7 +98,7 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
       adapter,
       media: network.media,
     };
-    return { key: `${plugin.current.id}\n${JSON.stringify(plugin.variables)}\n${shown.name}`, entry, network };
+    return { key: keyOf(plugin, shown.name), entry, network };
   }
 
   return {
@@ -110,9 +113,8 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
         if (!plugin.enabled) continue;
         wanted.add(plugin.platform);
         const shown = shownOf(plugin.sourceCode) ?? { name: plugin.platform, homepage: "" };
-        const key = `${plugin.current.id}\n${JSON.stringify(plugin.variables)}\n${shown.name}`;
         let kept = built.get(plugin.platform);
-        if (!kept || kept.key !== key) {
+        if (!kept || kept.key !== keyOf(plugin, shown.name)) {
           try {
             kept = await build(plugin, shown);
             built.set(plugin.platform, kept);

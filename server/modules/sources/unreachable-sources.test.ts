@@ -105,8 +105,8 @@ describe.each(testEngines())("built-in sources that cannot be reached, on %s", (
         { source: "djuu", msg: "源站暂时不可用" },
         { source: "vvvdj", msg: "源站暂时不可用" },
       ]);
-      // Far below a source's timeout: nobody waited for the network.
-      expect(ms).toBeLessThan(TIMEOUT_MS / 2);
+      // Below a source's timeout: nobody waited for the network (a search that did takes all of it).
+      expect(ms).toBeLessThan(TIMEOUT_MS);
     }
     expect(lookups).toEqual(asked);
   });
