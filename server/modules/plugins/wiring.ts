@@ -114,7 +114,6 @@ export function pluginServices({
     /** For the source directory: the enabled plugins' entries, named and shown as their rows say. */
     async entries(rows: readonly SourceSiteRow[]) {
       const plugins = await repo.list();
-      if (!plugins.some((p) => p.enabled)) return runtime.entries([], () => undefined);
       const rowOf = new Map(rows.map((r) => [r.code, r]));
       return runtime.entries(plugins, (code) => rowOf.get(code));
     },
