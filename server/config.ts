@@ -122,8 +122,11 @@ const envSchema = z.object({
     .transform((v) => v.split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "none"))
     .refine(isAllowList, { message: "must list IP addresses, CIDR ranges or loopback" })
     .optional(),
-  /** Worker threads running source plugins (each a V8 isolate, ~40 MB); started with the first plugin. */
-  PLUGIN_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
+  /**
+   * Worker threads running source plugins (each a V8 isolate, ~50 MB), started as plugins load; they
+   * run at a lower CPU priority than the server's thread, so two use both cores only when it is idle.
+   */
+  PLUGIN_WORKERS: z.coerce.number().int().min(1).max(8).default(2),
   /** Background pre-render (ADR 0038): the most-played suites rendered after start and changes; 0 = none. */
   PRERENDER_SUITES: z.coerce.number().int().min(0).max(2000).default(200),
   /** Background pre-render: the first N pages of every category; 0 = none (both 0: no pre-render). */

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PluginCallError, PluginSandbox } from "./host.js";
@@ -52,6 +53,16 @@ describe("plugin sandbox", () => {
     expect(delay.percentile(99) / 1e6).toBeLessThan(400);
     expect(violations).toContainEqual({ instance: "loop", kind: "cpu" });
     expect(await sandbox.call("loop", "ping", [])).toBe("pong");
+  });
+
+  it.runIf(process.platform === "linux")("runs plugins on threads that yield the CPU to the server's thread (nice 10)", async () => {
+    await sandbox.load("nice", plugin(`ping() { return "pong"; }`));
+    expect(await sandbox.call("nice", "ping", [])).toBe("pong");
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value.
+    const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").replace(/^.*\) /su, "").split(" ")[16]);
+    const threads = readdirSync("/proc/self/task").map(niceOf);
+    expect(niceOf(String(process.pid))).toBe(0);
+    expect(threads.filter((nice) => nice === 10).length).toBeGreaterThanOrEqual(1);
   });
 
   it("stops a loop hidden in a timer's callback", async () => {

@@ -1,3 +1,5 @@
+import { readlinkSync } from "node:fs";
+import os from "node:os";
 import { parentPort } from "node:worker_threads";
 import { PluginInstance, SandboxFailure } from "./instance.js";
 import type { FetchAnswer, FromWorker, GuestFetchRequest, SandboxLimits, ToWorker } from "./protocol.js";
@@ -9,6 +11,21 @@ import type { FetchAnswer, FromWorker, GuestFetchRequest, SandboxLimits, ToWorke
  */
 
 const port = parentPort!;
+
+/**
+ * Plugins are background work next to serving pages: this thread yields the CPU to the server's
+ * own thread when both want it (Linux: a thread's nice value is its own, named by its thread id).
+ * Elsewhere it keeps the default priority.
+ */
+function yieldToTheServer(): void {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(threadId) && threadId > 0) os.setPriority(threadId, 10);
+  } catch {
+    // No /proc (not Linux) or not permitted: the default priority.
+  }
+}
+yieldToTheServer();
 interface Entry {
   instance: PluginInstance;
   code: string;
