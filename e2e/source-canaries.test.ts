@@ -95,6 +95,9 @@ describe("source canaries in the back office", () => {
       else expect(shown).toContain("失败步骤：英文搜索");
       expect(shown).toContain(state === "ok" ? "上次正常 20" : "上次正常 从未");
     }
+    // The toasts of the four runs gone: the table alone.
+    await expect.poll(() => page.locator(".ant-message-notice").count(), { timeout: 10_000 }).toBe(0);
+    expect(await table.locator('[data-source-canary="vvvdj"]').textContent()).toContain("源站返回拒绝或验证页面（200");
     await page.screenshot({ path: `${SHOTS}/sources-four-states.png`, fullPage: true });
 
     // Every check of a run, in the tag's tooltip.
@@ -112,7 +115,7 @@ describe("source canaries in the back office", () => {
     await context.addInitScript((value) => localStorage.setItem("admin_token", value), adminToken);
     const page = await context.newPage();
     const problems = await watchProblems(page);
-    await page.goto(`${server.url}/panda/dashboard`);
+    await page.goto(`${server.url}/panda`);
     await hydrated(page);
     const panel = page.getByTestId("dashboard-sources");
     for (const [code, state, text] of EXPECTED) {

@@ -115,6 +115,7 @@ describe.each(testEngines())("source canaries on %s", (engine) => {
     // Down or refusing: nothing more is asked. Drift goes on to show what still works.
     if (state !== "drift") expect(canary.checks).toHaveLength(1);
     else expect(canary.checks.length).toBeGreaterThan(1);
+    if (mode === "captcha") expect(canary.checks[0]!.detail).toMatch(/^源站返回拒绝或验证页面（200 http:\/\/127\.0\.0\.1/u);
   });
 
   it("a drift hands the answer that broke the parse to onDrift", () => {

@@ -2,7 +2,7 @@ import type { CollectUnit } from "../../../db/schema/collect.js";
 import { tapAnswers } from "../fetch/answer-tap.js";
 import type { SourceAdapterEntry } from "../source-provider.js";
 import { SourceError, type SearchInput, type SourceItem, type SourcePage } from "../types.js";
-import { classify, sniffMedia, type CanaryState, type CheckState, type SeenAnswer } from "./classify.js";
+import { classify, isChallenge, sniffMedia, type CanaryState, type CheckState, type SeenAnswer } from "./classify.js";
 
 /**
  * One canary run over one source (issue 22, ADR 0049): the same calls a visitor's search, a
@@ -78,7 +78,10 @@ export async function runCanary(entry: SourceAdapterEntry, options: RunOptions):
       }
       const error = signal.aborted && !(err instanceof SourceError) ? new SourceError(code, "timeout", `no answer within ${stepMs} ms`) : err;
       const state = classify(error, seen);
-      checks.push({ name, ok: false, state, detail: describe(error) });
+      // A challenge page makes the adapter say "layout": the detail names the refusal instead.
+      const wall = state === "blocked" ? seen.find(isChallenge) : undefined;
+      const detail = wall ? `源站返回拒绝或验证页面（${wall.status} ${wall.url}）`.slice(0, 300) : describe(error);
+      checks.push({ name, ok: false, state, detail });
       if (state !== "drift") stopped = true;
       const last = seen.at(-1);
       if (state === "drift" && last && options.onDrift) {

@@ -40,8 +40,12 @@ export function SourceCanary({ code, canary, compact = false }: { code: string; 
       ) : null}
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         上次正常 {s.lastOk}
-        {compact ? "" : ` · 检测于 ${s.at}`}
       </Typography.Text>
+      {compact ? null : (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          检测于 {s.at}
+        </Typography.Text>
+      )}
     </Space>
   );
 }
