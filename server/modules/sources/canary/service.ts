@@ -75,20 +75,22 @@ export function canaryService(db: AppDatabase, options: CanaryServiceOptions) {
     return row;
   }
 
+  function run(code: string, actor: AuditActor | typeof SITE_ACTOR = SITE_ACTOR): Promise<CanaryRow> {
+    const inFlight = running.get(code);
+    if (inFlight) return inFlight;
+    const started = check(code, actor).finally(() => running.delete(code));
+    running.set(code, started);
+    return started;
+  }
+
   return {
     /** One source's canary now (the back office's 立即检测, or the schedule's). */
-    run(code: string, actor: AuditActor | typeof SITE_ACTOR = SITE_ACTOR): Promise<CanaryRow> {
-      const inFlight = running.get(code);
-      if (inFlight) return inFlight;
-      const started = check(code, actor).finally(() => running.delete(code));
-      running.set(code, started);
-      return started;
-    },
+    run,
     /** Every source in use, one after another (they share nothing, but the machine is small). */
     async runAll(): Promise<void> {
       for (const entry of directory.list()) {
         try {
-          await this.run(entry.code);
+          await run(entry.code);
         } catch (err) {
           logger.error({ err, source: entry.code }, "source canary failed to run");
         }
