@@ -16,8 +16,8 @@ export interface AppMetricsOptions {
   engine: DatabaseEngine;
   /** The pool's numbers (db/pool-stats.ts); undefined = not known for this driver. */
   pool?: () => PoolStats;
-  /** The sources' last canary states (ADR 0049), from the database: every instance shows the holder's runs. */
-  canaries?: { latest(): Promise<Map<string, { state: string }>> };
+  /** The last canary states of the sources in use (ADR 0049), from the database: every instance shows the holder's runs. */
+  canaries?: { inUse(): Promise<Map<string, { state: string }>> };
   /** Longest a scrape waits for the database (its numbers are left out past it). */
   databaseTimeoutMs?: number;
 }
@@ -126,7 +126,7 @@ export function registerAppMetrics(registry: Registry, options: AppMetricsOption
   const canaries = options.canaries;
   if (canaries) {
     readGauge(registry, "dj_source_canary_state", "Each source's last canary verdict: 1 for its current state", ["source", "state"], async () =>
-      [...(await canaries.latest()).entries()].flatMap(([source, row]) =>
+      [...(await canaries.inUse()).entries()].flatMap(([source, row]) =>
         CANARY_STATES.map((state): [{ source: string; state: string }, number] => [{ source, state }, row.state === state ? 1 : 0]),
       ),
     );

@@ -175,6 +175,11 @@ describe.each(testEngines())("source canaries on %s", (engine) => {
     expect(metrics).toMatch(/dj_source_canary_state\{source="djuu",state="ok"\} 1/u);
     expect(metrics).toMatch(/dj_source_canary_state\{source="djuu",state="drift"\} 0/u);
     expect(metrics).toMatch(/dj_source_canary_state\{source="172minx",state="outage"\} 1/u);
+    // A source switched off leaves the metric (its row stays for when it comes back).
+    const off = await app.inject({ method: "PATCH", url: "/api/pandaadmin/sources/172minx", headers, payload: { enabled: false } });
+    expect(off.statusCode).toBe(200);
+    expect((await app.inject({ url: "/metrics" })).body).not.toContain('source="172minx"');
+    await app.inject({ method: "PATCH", url: "/api/pandaadmin/sources/172minx", headers, payload: { enabled: true } });
   });
 
   it("since when survives a restart: another app on the same database shows the kept result", async () => {

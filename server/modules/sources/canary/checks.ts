@@ -43,6 +43,8 @@ export interface RunOptions {
 
 /** A broken expectation: the site answered, but not what a working site answers. */
 class Expectation extends Error {}
+/** Nothing to check here (the source has no such list, or cannot serve such a query). */
+class Skip extends Error {}
 
 function expectItems(page: SourcePage, min: number, what: string): void {
   if (page.items.length < min) throw new Expectation(`${what}：${page.items.length} 条，至少应有 ${min} 条`);
@@ -131,10 +133,12 @@ export async function runCanary(entry: SourceAdapterEntry, options: RunOptions):
   let media: Awaited<ReturnType<typeof adapter.resolveMedia>> | undefined;
   await step("play", async (signal) => {
     if (!playable) throw new Skip("没有可播放的条目");
-    media = await adapter.resolveMedia(playable.sourceId, signal);
-    if (!/^https?:\/\//u.test(media.url)) throw new Expectation("播放地址不是网址");
-    if (media.expiresAt !== undefined && media.expiresAt <= options.now()) throw new Expectation("播放地址已过期");
-    return media.format;
+    const resolved = await adapter.resolveMedia(playable.sourceId, signal);
+    if (!/^https?:\/\//u.test(resolved.url)) throw new Expectation("播放地址不是网址");
+    if (resolved.expiresAt !== undefined && resolved.expiresAt <= options.now()) throw new Expectation("播放地址已过期");
+    // Only an address that passed is read: an expired one would only fail again.
+    media = resolved;
+    return resolved.format;
   });
   await step("media", async (signal, seen) => {
     if (!media) throw new Skip("没有播放地址");
@@ -152,8 +156,6 @@ export async function runCanary(entry: SourceAdapterEntry, options: RunOptions):
   const failed = checks.find((c) => !c.ok);
   return { state: failed ? (failed.state as CanaryState) : "ok", failingStep: failed?.name ?? null, checks };
 }
-
-class Skip extends Error {}
 
 function describe(err: unknown): string {
   if (err instanceof Expectation) return err.message;

@@ -100,6 +100,11 @@ export function canaryService(db: AppDatabase, options: CanaryServiceOptions) {
     async latest(): Promise<Map<string, CanaryRow>> {
       return new Map((await repo.list()).map((r) => [r.source, r]));
     },
+    /** The last results of the sources in use now (a removed or switched-off source's row is kept, not shown). */
+    async inUse(): Promise<Map<string, CanaryRow>> {
+      const codes = new Set(directory.list().map((e) => e.code));
+      return new Map((await repo.list()).filter((r) => codes.has(r.source)).map((r) => [r.source, r]));
+    },
   };
 }
 
