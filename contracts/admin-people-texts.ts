@@ -20,6 +20,7 @@ export const adminPeoplePaths = {
   source: (code: string) => `/api/pandaadmin/sources/${encodeURIComponent(code)}`,
   sourceTry: (code: string) => `/api/pandaadmin/sources/${encodeURIComponent(code)}/try`,
   sourcesHealth: "/api/pandaadmin/sources/health",
+  sourceCanary: (code: string) => `/api/pandaadmin/sources/${encodeURIComponent(code)}/canary`,
 } as const;
 
 export const adminUserMessages = {

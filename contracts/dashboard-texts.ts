@@ -1,4 +1,5 @@
 /** The dashboard's texts, limits and answer types, without zod (browser code imports this file). */
+import type { SourceCanaryAnswer } from "./source-health";
 
 export const DASHBOARD_SERIES_DAYS_DEFAULT = 30;
 export const DASHBOARD_SERIES_DAYS_MAX = 90;
@@ -51,6 +52,8 @@ export interface DashboardSourceHealth {
   failures: number;
   skipped: number;
   retryAt: string | null;
+  /** The last canary run (ADR 0049), null before the first. */
+  canary: SourceCanaryAnswer | null;
 }
 
 export interface DashboardAnswer {

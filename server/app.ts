@@ -71,6 +71,8 @@ export interface AppDeps {
   sourceNetwork?: ServiceOptions["sourceNetwork"];
   /** Tests only: the plugins' fixture addresses, sandbox limits and resolver. */
   plugins?: ServiceOptions["plugins"];
+  /** Tests only: who keeps drifted answers, a shorter step timeout (the interval is CANARY_INTERVAL_MS). */
+  canary?: Omit<NonNullable<ServiceOptions["canary"]>, "intervalMs">;
   /** Benchmarks only: other limits for kept search answers. */
   searchAnswerLimits?: ServiceOptions["searchAnswerLimits"];
 }
@@ -128,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sourceNetwork: deps.sourceNetwork,
     plugins: { workers: config.pluginWorkers, ...deps.plugins, allowAddresses: [...config.outboundAllow, ...(deps.plugins?.allowAddresses ?? [])] },
     collect: { intervalMs: config.collectIntervalMs, leaseMs: config.collectLeaseMs },
+    canary: { intervalMs: config.canaryIntervalMs, ...deps.canary },
     // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
     uploadsDir: config.uploadsDir,
@@ -153,10 +156,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Charts are aggregated in the background: once the app is ready, then every interval.
   app.addHook("onReady", async () => {
     if (config.chartsRebuildIntervalMs > 0) services.chartScheduler.start();
+    // Source canaries (ADR 0049): on the lease's holder, every CANARY_INTERVAL_MS (0: never).
+    services.canaryScheduler.start();
   });
   // Before the database closes: the running rebuild ends, and the last batch of views is written.
   app.addHook("onClose", async () => {
     await services.chartScheduler.stop();
+    await services.canaryScheduler.stop();
     // The collect runner stores its page in flight and gives its job back (main.ts starts it).
     await services.collector.stop();
     // Free the lease now rather than when the pool closes: a survivor's next tick takes it.

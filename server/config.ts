@@ -104,6 +104,12 @@ const envSchema = z.object({
     .int()
     .refine((n) => n === 0 || n >= 1000, { message: "must be 0 or a whole number >= 1000" })
     .default(60_000),
+  /** Source canaries (issue 22, ADR 0049): milliseconds between rounds, on the leader lease's holder; 0 = off. */
+  CANARY_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || n >= 1000, { message: "must be 0 or a whole number >= 1000" })
+    .default(30 * 60_000),
   /** How long a collect job stays held by its runner without storing a page (a dead runner's job is taken after it). */
   COLLECT_LEASE_MS: z.coerce.number().int().min(1000).default(120_000),
   /** Milliseconds between sweeps of unused uploaded covers, media and block images; 0 = never. */
@@ -183,6 +189,8 @@ export interface Config {
   /** OUTBOUND_ALLOW: what the SSRF guard of plugins lets through besides public addresses. */
   outboundAllow: string[];
   pluginWorkers: number;
+  /** Source canaries: milliseconds between rounds (0 = none). */
+  canaryIntervalMs: number;
   /** Collect runner and schedule: milliseconds between looks (0 = this instance runs no collect job). */
   collectIntervalMs: number;
   collectLeaseMs: number;
@@ -252,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllow: e.OUTBOUND_ALLOW ?? [],
     pluginWorkers: e.PLUGIN_WORKERS,
     collectIntervalMs: e.COLLECT_INTERVAL_MS,
+    canaryIntervalMs: e.CANARY_INTERVAL_MS,
     collectLeaseMs: e.COLLECT_LEASE_MS,
     uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,
     pageCacheMaxBytes: e.PAGE_CACHE_MAX_BYTES,

@@ -73,6 +73,7 @@ export const ROUTE_ACCESS_MATRIX: Record<AccessLevel, readonly string[]> = {
     "POST /pandaadmin/index/logout",
     "POST /api/pandaadmin/password",
     "GET /api/pandaadmin/sources/health",
+    "POST /api/pandaadmin/sources/:code/canary",
     "GET /api/pandaadmin/dashboard",
     "GET /api/pandaadmin/dashboard/series",
     "POST /api/pandaadmin/collect/start",

@@ -52,6 +52,9 @@ import { liveSourceDirectory } from "./modules/sources/directory.js";
 import { BROWSER_USER_AGENT } from "./modules/sources/fetch/user-agent.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
+import { canaryScheduler, canaryService } from "./modules/sources/canary/service.js";
+import type { OnDrift } from "./modules/sources/canary/checks.js";
+import { withCanaries } from "./modules/sources/canary/view.js";
 import { pluginServices, type PluginSettings } from "./modules/plugins/wiring.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
@@ -100,6 +103,8 @@ export interface ServiceOptions {
   searchAnswerLimits?: SearchAnswersOptions["limits"];
   /** Who runs the work that must run once across instances (ADR 0040); default: this one. */
   lease?: LeaderLease;
+  /** Source canaries (ADR 0049): milliseconds between rounds (0 = none), and who keeps a drifted answer. */
+  canary?: { intervalMs: number; onDrift?: OnDrift; stepTimeoutMs?: number };
 }
 
 /**
@@ -128,6 +133,7 @@ export function createServices({
   system = { engine: "postgres", dataDir: "./data" },
   searchAnswerLimits,
   lease = soleLease(),
+  canary = { intervalMs: 0 },
 }: ServiceOptions) {
   const onListenerError = (err: unknown, event: { type: string }) => logger.error({ err, event: event.type }, "change listener failed");
   // Events may have been missed while Redis was away: every kept answer goes, the sources are re-read.
@@ -186,6 +192,28 @@ export function createServices({
   const breakers = redis ? sharedBreakers(redis) : undefined;
   const sources = externalSearch({ directory: sourceDirectory, clock, logger, breaker: sourceBreaker, onBreaker: breakers?.publish });
   breakers?.attach(sources.health);
+  const collector = createCollector({
+    db,
+    directory: sourceDirectory,
+    health: sources.health,
+    logger,
+    ...collect,
+    leader: () => lease.check(),
+    audit,
+    // A stored chart replaces the site's board on the charts panel: drop every kept copy (ADR 0025).
+    onPage: (page) => {
+      if (page.unitType === "chart" && page.items > 0 && page.error === null) charts.sourceChartsChanged(page.source);
+    },
+  });
+  const canaries = canaryService(db, {
+    directory: sourceDirectory,
+    audit,
+    logger,
+    now: () => clock().getTime(),
+    planFor: (source) => collector.planFor(source),
+    onDrift: canary.onDrift,
+    stepTimeoutMs: canary.stepTimeoutMs,
+  });
   const search = searchService(() => [local, ...sources.providers()], {
     onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
   });
@@ -221,7 +249,7 @@ export function createServices({
     sourceHealth: sources.health,
     // Per-day counts written in batches (searches), and the dashboard reading them (ADR 0032).
     counters: dailyCounterBuffer(db, clock),
-    dashboard: dashboardService(db, { ...system, clock, sourceHealth: () => sources.health.list() }),
+    dashboard: dashboardService(db, { ...system, clock, sourceHealth: () => withCanaries(sources.health.list(), canaries) }),
     sourceDirectory,
     collected: collectedService(db, { writes, sourceDirectory, logger, audit }),
     suiteList: suiteListService(db, { writes, audit, caches, bus }),
@@ -230,19 +258,9 @@ export function createServices({
     adminComments: adminCommentService(db, { writes, audit }),
     sourceAdmin: sourceAdminService(db, { writes, audit, directory: sourceDirectory, network: sourceNetwork }),
     plugins,
-    collector: createCollector({
-      db,
-      directory: sourceDirectory,
-      health: sources.health,
-      logger,
-      ...collect,
-      leader: () => lease.check(),
-      audit,
-      // A stored chart replaces the site's board on the charts panel: drop every kept copy (ADR 0025).
-      onPage: (page) => {
-        if (page.unitType === "chart" && page.items > 0 && page.error === null) charts.sourceChartsChanged(page.source);
-      },
-    }),
+    collector,
+    canaries,
+    canaryScheduler: canaryScheduler({ canaries, intervalMs: canary.intervalMs, leader: () => lease.check(), logger }),
     visitors: visitorService(db),
     sessions,
     captcha,

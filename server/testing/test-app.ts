@@ -33,6 +33,8 @@ export interface TestAppOptions {
   sourceNetwork?: AppDeps["sourceNetwork"];
   /** Source plugins' fixture addresses and sandbox limits. */
   plugins?: AppDeps["plugins"];
+  /** Source canaries: who keeps drifted answers, the step timeout (CANARY_INTERVAL_MS is 0 unless `env` sets it). */
+  canary?: AppDeps["canary"];
   /** A database the caller opened (a second instance on the same PostgreSQL); the caller closes it. */
   database?: DatabaseHandle;
 }
@@ -45,7 +47,7 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
   // Nor a background pre-render of pages: tests that count renders know each one.
   // External sources are the fixture adapters a test hands over (`sourceAdapters`), never the real
   // sites: buildApp builds none itself, and the configuration says so too (ADR 0047).
-  const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0", EXTERNAL_SOURCES: "none", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
+  const config = loadConfig({ CHARTS_REBUILD_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0", EXTERNAL_SOURCES: "none", CANARY_INTERVAL_MS: "0", ...opts.env, NODE_ENV: "test", DATA_DIR: dataDir });
   const app = await buildApp({
     config,
     database,
@@ -56,6 +58,7 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
     sourceBreaker: opts.sourceBreaker,
     sourceNetwork: opts.sourceNetwork,
     plugins: opts.plugins,
+    canary: opts.canary,
   });
   await opts.extend?.(app);
   await app.ready();

@@ -129,6 +129,8 @@ export function createCollector(options: CollectorOptions) {
     repo,
     runner,
     tick,
+    /** What a job of `source` would walk (the canary checks its first list). */
+    planFor: (source: string) => planFor(source),
 
     /**
      * A manual start: one source, or every enabled one. A source with a job queued or running

@@ -15,7 +15,7 @@ export interface DashboardOptions {
   dataDir: string;
   clock?: Clock;
   /** The sources' live health (services.sourceHealth.list). */
-  sourceHealth: () => DashboardSourceHealth[];
+  sourceHealth: () => Promise<DashboardSourceHealth[]>;
 }
 
 type Counted = Omit<DashboardAnswer, "system" | "sources"> & { system: Omit<DashboardAnswer["system"], "uptimeSec"> };
@@ -96,7 +96,7 @@ export function dashboardService(db: AppDatabase, { engine, dataDir, clock = sys
       return {
         ...counted,
         system: { ...counted.system, uptimeSec: Math.floor(process.uptime()) },
-        sources: sourceHealth(),
+        sources: await sourceHealth(),
       };
     },
 

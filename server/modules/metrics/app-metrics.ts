@@ -5,6 +5,7 @@ import type { DatabaseEngine } from "../../db/types.js";
 import type { EventBus } from "../../events/bus.js";
 import type { CacheStats } from "../../lib/cache.js";
 import type { SourceHealthSnapshot } from "../sources/health.js";
+import { CANARY_STATES } from "../sources/canary/classify.js";
 import { metricsRepo } from "./repo.js";
 
 export interface AppMetricsOptions {
@@ -15,6 +16,8 @@ export interface AppMetricsOptions {
   engine: DatabaseEngine;
   /** The pool's numbers (db/pool-stats.ts); undefined = not known for this driver. */
   pool?: () => PoolStats;
+  /** The last canary states of the sources in use (ADR 0049), from the database: every instance shows the holder's runs. */
+  canaries?: { inUse(): Promise<Map<string, { state: string }>> };
   /** Longest a scrape waits for the database (its numbers are left out past it). */
   databaseTimeoutMs?: number;
 }
@@ -118,6 +121,16 @@ export function registerAppMetrics(registry: Registry, options: AppMetricsOption
   readCounter(registry, "djsearch_source_calls_total", "Calls made to each source", ["source"], () => sourceRows((s) => s.calls));
   readCounter(registry, "djsearch_source_failures_total", "Calls to each source that failed", ["source"], () => sourceRows((s) => s.failures));
   readCounter(registry, "djsearch_source_skipped_total", "Searches that skipped a source with an open breaker", ["source"], () => sourceRows((s) => s.skipped));
+
+  // Canaries (ADR 0049): 1 for each source's current state, 0 for the others.
+  const canaries = options.canaries;
+  if (canaries) {
+    readGauge(registry, "dj_source_canary_state", "Each source's last canary verdict: 1 for its current state", ["source", "state"], async () =>
+      [...(await canaries.inUse()).entries()].flatMap(([source, row]) =>
+        CANARY_STATES.map((state): [{ source: string; state: string }, number] => [{ source, state }, row.state === state ? 1 : 0]),
+      ),
+    );
+  }
 
   // The database pool (PGlite: its one engine and the calls queued for it).
   if (options.pool) {

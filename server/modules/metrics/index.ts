@@ -29,6 +29,7 @@ export function registerMetrics(app: FastifyInstance, { services, database, metr
   registerAppMetrics(registry, {
     caches: services.caches,
     sourceHealth: services.sourceHealth,
+    canaries: services.canaries,
     bus: services.bus,
     db: database.db,
     engine: database.engine,

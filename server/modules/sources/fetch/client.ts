@@ -5,6 +5,7 @@ import type { DbLogger } from "../../../db/types.js";
 import { SourceError, type FetchRequest, type FetchResponse, type SourceFetcher } from "../types.js";
 import { addressAllowed, addressAllowList, ForbiddenAddressError, guardedLookup, systemLookup, type LookupFunction } from "./address-guard.js";
 import { decodeBody } from "./decode.js";
+import { reportAnswer } from "./answer-tap.js";
 import { createLimiter } from "./limiter.js";
 
 export interface SourceFetcherOptions {
@@ -173,7 +174,9 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
       const timeout = AbortSignal.timeout(ms);
       const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
       try {
-        return await limit(() => run(request, signal), signal);
+        const answer = await limit(() => run(request, signal), signal);
+        reportAnswer(source, answer);
+        return answer;
       } catch (error) {
         if (error instanceof SourceError) throw error;
         if (signal.aborted) {

@@ -8,6 +8,8 @@ import { SourceEditDialog } from "../../components/admin/people/SourceEditDialog
 import { SourceTryDialog } from "../../components/admin/people/SourceTryDialog";
 import { ADAPTER_TEXT, type SourceHealth, type SourceRow } from "../../components/admin/people/source-types";
 import { sourceStatus } from "../../components/admin/people/source-status";
+import { SourceCanary } from "../../components/admin/people/SourceCanary";
+import { CANARY_STATE_TEXT } from "../../components/admin/people/canary-text";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
 import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
@@ -28,6 +30,7 @@ export default function Sources() {
   const [editing, setEditing] = useState<{ source: SourceRow | null; open: boolean }>({ source: null, open: false });
   const closeEditing = () => setEditing((e) => ({ ...e, open: false }));
   const [trying, setTrying] = useState<SourceRow | null>(null);
+  const [checking, setChecking] = useState<Set<string>>(new Set());
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -55,6 +58,23 @@ export default function Sources() {
     if (res?.code === 1) void message.success(enabled ? "已启用" : "已停用");
     else void message.error(res?.msg || adminTableMessages.saveFailed);
     await load();
+  }
+
+  /** 立即检测: runs the source's canary now; the row shows the result once it is back. */
+  async function runCanary(row: Row) {
+    setChecking((c) => new Set(c).add(row.code));
+    try {
+      const res = await adminCall<{ canary: { state: keyof typeof CANARY_STATE_TEXT } }>("POST", adminPeoplePaths.sourceCanary(row.code)).catch(() => null);
+      if (res?.code === 1) void message.info(`${row.name}：${CANARY_STATE_TEXT[res.data.canary.state][0]}`);
+      else void message.error(res?.msg || "检测失败");
+      await load();
+    } finally {
+      setChecking((c) => {
+        const next = new Set(c);
+        next.delete(row.code);
+        return next;
+      });
+    }
   }
 
   async function remove(row: Row) {
@@ -146,9 +166,15 @@ export default function Sources() {
       },
     },
     {
+      title: "巡检",
+      key: "canary",
+      width: 260,
+      render: (_v, row) => (row.adapter === "none" ? "-" : row.inUse ? <SourceCanary code={row.code} canary={row.health?.canary} /> : <Typography.Text type="secondary">-</Typography.Text>),
+    },
+    {
       title: "操作",
       key: "actions",
-      width: 170,
+      width: 250,
       render: (_v, row) =>
         row.adapter === "none" ? null : (
           <Space size="small">
@@ -157,6 +183,9 @@ export default function Sources() {
             </Button>
             <Button size="small" disabled={!row.inUse} onClick={() => setTrying(row)}>
               试搜
+            </Button>
+            <Button size="small" disabled={!row.inUse} loading={checking.has(row.code)} onClick={() => void runCanary(row)} data-canary-run={row.code}>
+              立即检测
             </Button>
             {row.adapter === "generic" ? (
               <DeleteConfirm title={`删除来源 ${row.name}？`} onConfirm={() => remove(row)} />
@@ -174,7 +203,7 @@ export default function Sources() {
         </Button>
         <Button onClick={() => void load()}>刷新</Button>
       </Space>
-      <Table<Row> rowKey="code" columns={columns} dataSource={rows} loading={loading} pagination={false} scroll={{ x: 1000 }} data-testid="source-table" />
+      <Table<Row> rowKey="code" columns={columns} dataSource={rows} loading={loading} pagination={false} scroll={{ x: 1300 }} data-testid="source-table" />
       <SourceEditDialog
         open={editing.open}
         source={editing.source}

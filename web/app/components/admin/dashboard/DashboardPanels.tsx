@@ -4,6 +4,7 @@ import { Card, Col, Descriptions, Row, Statistic, Table, Tag } from "antd";
 import type { TableColumnsType as ColumnsType } from "antd";
 import { change, chinaTime, formatBytes, formatUptime } from "./format";
 import styles from "./dashboard.module.css";
+import { SourceCanary } from "../people/SourceCanary";
 
 const CARDS = [
   { key: "suites", title: "套曲总数", today: "今日新增" },
@@ -84,6 +85,11 @@ const sourceColumns: ColumnsType<DashboardSourceHealth> = [
     title: "成功率",
     dataIndex: "successRate",
     render: (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)}%`),
+  },
+  {
+    title: "巡检",
+    dataIndex: "canary",
+    render: (c: DashboardSourceHealth["canary"], r) => <SourceCanary code={r.code} canary={c} compact />,
   },
   { title: "P95 延迟", dataIndex: "p95Ms", render: (v: number | null) => (v === null ? "—" : `${v} ms`) },
   {

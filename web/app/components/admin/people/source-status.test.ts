@@ -15,6 +15,7 @@ const health = (over: Partial<SourceHealth> = {}): SourceHealth => ({
   failures: 0,
   skipped: 0,
   retryAt: null,
+  canary: null,
   ...over,
 });
 
