@@ -53,6 +53,8 @@ import { BROWSER_USER_AGENT } from "./modules/sources/fetch/user-agent.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
 import { pluginServices, type PluginSettings } from "./modules/plugins/wiring.js";
+import { replayService } from "./modules/sources/recorded/replay.js";
+import { DEFAULT_RECORDED_LIMITS, recordedService, type RecordedLimits } from "./modules/sources/recorded/service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
 import { blockAdminService } from "./modules/admin-content/block-admin.js";
@@ -100,6 +102,8 @@ export interface ServiceOptions {
   searchAnswerLimits?: SearchAnswersOptions["limits"];
   /** Who runs the work that must run once across instances (ADR 0040); default: this one. */
   lease?: LeaderLease;
+  /** Recorded answers kept per source (issue 22; tests lower them). */
+  recordedLimits?: RecordedLimits;
 }
 
 /**
@@ -128,6 +132,7 @@ export function createServices({
   system = { engine: "postgres", dataDir: "./data" },
   searchAnswerLimits,
   lease = soleLease(),
+  recordedLimits = DEFAULT_RECORDED_LIMITS,
 }: ServiceOptions) {
   const onListenerError = (err: unknown, event: { type: string }) => logger.error({ err, event: event.type }, "change listener failed");
   // Events may have been missed while Redis was away: every kept answer goes, the sources are re-read.
@@ -145,12 +150,15 @@ export function createServices({
   const siteSettings = siteSettingsService(db, { caches, bus, audit });
   // The sources in use: the given built-ins plus those configured in source_sites, rebuilt on
   // every `sources` event (ADR 0026). Search and play ask it at each use.
+  // Answers of the source sites kept for replays (issue 22): canaries and tries keep them.
+  const recorded = recordedService(db, recordedLimits);
   // Source plugins (issue 21): loaded in the sandbox when enabled, listed by the directory.
   const plugins = pluginServices({
     db,
     writes,
     audit,
     logger,
+    recorded,
     health: () => sources.health,
     directory: () => sourceDirectory,
     ...(pluginSettings ? { settings: pluginSettings } : {}),
@@ -230,6 +238,8 @@ export function createServices({
     adminComments: adminCommentService(db, { writes, audit }),
     sourceAdmin: sourceAdminService(db, { writes, audit, directory: sourceDirectory, network: sourceNetwork }),
     plugins,
+    recorded,
+    replay: replayService(db, { recorded, runtime: plugins.runtime }),
     collector: createCollector({
       db,
       directory: sourceDirectory,

@@ -33,6 +33,8 @@ export interface TestAppOptions {
   sourceNetwork?: AppDeps["sourceNetwork"];
   /** Source plugins' fixture addresses and sandbox limits. */
   plugins?: AppDeps["plugins"];
+  /** Bounds of recorded answers per source (issue 22). */
+  recordedLimits?: AppDeps["recordedLimits"];
   /** A database the caller opened (a second instance on the same PostgreSQL); the caller closes it. */
   database?: DatabaseHandle;
 }
@@ -56,6 +58,7 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
     sourceBreaker: opts.sourceBreaker,
     sourceNetwork: opts.sourceNetwork,
     plugins: opts.plugins,
+    ...(opts.recordedLimits ? { recordedLimits: opts.recordedLimits } : {}),
   });
   await opts.extend?.(app);
   await app.ready();

@@ -5,3 +5,4 @@ export * from "./plays.js";
 export * from "./system.js";
 export * from "./collect.js";
 export * from "./plugins.js";
+export * from "./recorded.js";

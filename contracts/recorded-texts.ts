@@ -1,0 +1,14 @@
+/** The back office's recorded answers (样本, issue 22): its Chinese texts. */
+export const recordedMessages = {
+  notFound: "样本不存在或已删除",
+  trialNotFound: "试用结果已过期或已保存，请重新试用",
+  tooLarge: "响应内容过大，无法保存为样本",
+  badId: "样本编号无效",
+  badSource: "来源代码无效",
+  noneToReplay: "该来源还没有保存的样本，请先在试用中保存为样本",
+  versionNotFound: "该插件没有这个版本",
+  notPlugin: "该来源既不是内置来源也不是已安装的插件",
+  sameVersion: "没有可对比的版本：请先检查更新或指定版本",
+  nothingStaged: "没有待启用的新版本",
+  savedFromTry: "试用时保存",
+} as const;
