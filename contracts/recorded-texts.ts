@@ -12,3 +12,17 @@ export const recordedMessages = {
   nothingStaged: "没有待启用的新版本",
   savedFromTry: "试用时保存",
 } as const;
+
+export const recordedPaths = {
+  list: (source: string) => `/api/pandaadmin/recorded?source=${encodeURIComponent(source)}`,
+  body: (id: number) => `/api/pandaadmin/recorded/${id}/body`,
+  answer: (id: number) => `/api/pandaadmin/recorded/${id}`,
+  saveTrial: (id: number) => `/api/pandaadmin/recorded/trial/${id}`,
+  replaySource: (source: string) => `/api/pandaadmin/recorded/replay?source=${encodeURIComponent(source)}`,
+  stage: (platform: string) => `/api/pandaadmin/plugins/${encodeURIComponent(platform)}/stage`,
+  activate: (platform: string) => `/api/pandaadmin/plugins/${encodeURIComponent(platform)}/activate`,
+  replayPlugin: (platform: string) => `/api/pandaadmin/plugins/${encodeURIComponent(platform)}/replay`,
+} as const;
+
+/** What a recorded answer was asked for, as the back office names it. */
+export const RECORDED_CALL_TEXT: Record<string, string> = { search: "搜索", getMediaSource: "播放地址", getTopLists: "榜单", getTopListDetail: "榜单详情", getMusicInfo: "详情" };
