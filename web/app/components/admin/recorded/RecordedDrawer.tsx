@@ -112,6 +112,8 @@ export function RecordedDrawer({ open, source, sources, onClose }: { open: boole
     },
   ];
   const used = counted.get(chosen);
+  const builtin = replay?.rows[0]?.new.version === "内置解析器";
+  const previous = replay?.rows.find((r) => r.old)?.old?.version ?? null;
   return (
     <Drawer title="样本（记录的站点响应）" open={open} onClose={onClose} size={1100} destroyOnHidden data-testid="recorded-drawer">
       <Space wrap style={{ marginBottom: 12 }}>
@@ -129,8 +131,8 @@ export function RecordedDrawer({ open, source, sources, onClose }: { open: boole
       <Table<RecordedAnswer> rowKey="id" size="small" columns={columns} dataSource={list?.answers ?? []} loading={loading} pagination={false} locale={{ emptyText: "还没有样本：在插件试用中保存为样本，或由站点巡检发现变化时自动保存" }} data-testid="recorded-table" />
       {replay ? (
         <div style={{ marginTop: 16 }} data-testid="recorded-replay">
-          <Alert type="info" showIcon style={{ marginBottom: 8 }} message={`用当前为 ${replay.source} 服务的解析器回放了 ${replay.rows.length} 个样本`} />
-          <ReplayTable rows={replay.rows} oldLabel={replay.rows.some((r) => r.old) ? "上一版本" : null} newLabel={replay.rows[0]?.new.version === "内置解析器" ? "内置解析器" : `当前版本 v${replay.rows[0]?.new.version ?? ""}`} />
+          <Alert type="info" showIcon style={{ marginBottom: 8 }} message={`用当前为 ${replay.source} 服务的${builtin ? "内置解析器" : "插件版本"}回放了 ${replay.rows.length} 个样本`} />
+          <ReplayTable rows={replay.rows} oldLabel={previous ? `上一版本 v${previous}` : null} newLabel={builtin ? "内置解析器" : `当前版本 v${replay.rows[0]?.new.version ?? ""}`} />
         </div>
       ) : null}
     </Drawer>

@@ -9,7 +9,7 @@ function ReadingCell({ reading, against }: { reading: Reading | null; against?: 
   // Worse than the version in use: fewer items than before, or an error where there was none.
   const worse = against ? (reading.error !== null && against.error === null) || reading.count < against.count : false;
   return (
-    <Space direction="vertical" size={2} data-testid="replay-reading">
+    <Space direction="vertical" size={2} style={{ width: "100%" }} data-testid="replay-reading">
       <Space size={4}>
         <Tag color={reading.error ? "red" : reading.count === 0 ? "orange" : "green"}>{reading.error ? "出错" : `${reading.count} 条`}</Tag>
         {worse ? <Tag color="red">比当前版本少</Tag> : null}
@@ -20,7 +20,7 @@ function ReadingCell({ reading, against }: { reading: Reading | null; against?: 
         </Typography.Text>
       ) : (
         reading.titles.map((t, i) => (
-          <Typography.Text key={i} style={{ fontSize: 12 }} ellipsis={{ tooltip: t }}>
+          <Typography.Text key={i} style={{ fontSize: 12, wordBreak: "break-all" }}>
             {t}
           </Typography.Text>
         ))
@@ -35,7 +35,7 @@ export function ReplayTable({ rows, oldLabel, newLabel }: { rows: ReplayLine[]; 
     {
       title: "样本",
       key: "answer",
-      width: 300,
+      width: 280,
       render: (_v, row) => (
         <Space direction="vertical" size={2}>
           <Space size={4}>
@@ -52,5 +52,5 @@ export function ReplayTable({ rows, oldLabel, newLabel }: { rows: ReplayLine[]; 
     ...(oldLabel ? [{ title: oldLabel, key: "old", render: (_v: unknown, row: ReplayLine) => <ReadingCell reading={row.old} /> }] : []),
     { title: newLabel, key: "new", render: (_v: unknown, row: ReplayLine) => <ReadingCell reading={row.new} against={row.old} /> },
   ];
-  return <Table<ReplayLine> rowKey={(r) => r.answer.id} size="small" columns={columns} dataSource={rows} pagination={false} data-testid="replay-table" />;
+  return <Table<ReplayLine> rowKey={(r) => r.answer.id} size="small" tableLayout="fixed" columns={columns} dataSource={rows} pagination={false} data-testid="replay-table" />;
 }
