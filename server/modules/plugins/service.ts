@@ -37,7 +37,8 @@ export interface PluginAdminOptions {
 function captured(request: GuestFetchRequest, answer: FetchAnswer, call: AnswerToKeep["call"]): AnswerToKeep & { error: string | null } {
   if ("error" in answer.meta) return { url: request.url, status: 0, headers: {}, body: "", reason: "", call, error: answer.meta.error };
   const body = answer.bytes ? Buffer.from(new Uint8Array(answer.bytes)) : Buffer.from(answer.text ?? "", "utf8");
-  return { url: answer.meta.url || request.url, status: answer.meta.status, headers: answer.meta.headers, body, reason: "", call, error: null };
+  // The address the plugin asked for (not where a redirect ended): a replay matches on it.
+  return { url: request.url, status: answer.meta.status, headers: answer.meta.headers, body, reason: "", call, error: null };
 }
 
 const BUILTIN_CODES = new Set(BUILTIN_SOURCES.map((s) => s.code));
