@@ -53,6 +53,6 @@ export type ReplayRow = z.infer<typeof replayRowSchema>;
 export const replayAnswerSchema = z.object({ source: z.string(), rows: z.array(replayRowSchema) });
 export type ReplayAnswer = z.infer<typeof replayAnswerSchema>;
 
-export const pluginReplayBodySchema = z.object({ versionId: z.number().int().positive().optional() }).nullish();
-export const pluginVersionBodySchema = z.object({ versionId: z.number({ error: messages.versionNotFound }).int().positive() });
+export const pluginReplayBodySchema = z.object({ versionId: z.number({ error: messages.versionNotFound }).int({ error: messages.versionNotFound }).positive({ error: messages.versionNotFound }).optional() }).nullish();
+export const pluginVersionBodySchema = z.object({ versionId: z.number({ error: messages.versionNotFound }).int({ error: messages.versionNotFound }).positive({ error: messages.versionNotFound }) });
 export const pluginStagedSchema = z.object({ versionId: z.number(), version: z.string(), current: z.string() });

@@ -49,7 +49,8 @@ afterAll(async () => {
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-const settled = () => page.waitForFunction(() => !document.querySelector(".ant-zoom-enter, .ant-zoom-appear, .ant-fade-enter, .ant-fade-appear, .ant-drawer-content-wrapper-hidden"));
+/** Dialogs and drawers done with their entrance (antd's motion classes end in -enter/-appear while it runs). */
+const settled = () => page.waitForFunction(() => !document.querySelector('[class*="-enter"], [class*="-appear"]'));
 const toast = (content: string | RegExp) => page.locator(".ant-message-notice").getByText(content).first().waitFor();
 const pluginRow = () => page.getByTestId("plugin-table").locator("tr.ant-table-row", { hasText: "夜店DJ" });
 /** Covers of the fixture's hits are https://img.example/… (no outside network here); nothing else may complain. */

@@ -133,9 +133,11 @@ describe.each(testEngines())("samples from a try, replayed through plugin versio
     expect(unknown.json().msg).toBe("该插件没有这个版本");
     const missing = await post(`/api/pandaadmin/plugins/${encodeURIComponent("无此插件")}/replay`, {});
     expect(missing.statusCode).toBe(404);
-    const bad = await post(`/api/pandaadmin/plugins/${platform}/activate`, { versionId: "x" });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().msg).toMatch(/[\u4e00-\u9fff]/u);
+    for (const [path, body] of [["activate", { versionId: "x" }], ["activate", {}], ["replay", { versionId: -1 }], ["replay", { versionId: 1.5 }]] as const) {
+      const bad = await post(`/api/pandaadmin/plugins/${platform}/${path}`, body);
+      expect(bad.statusCode, `${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(bad.json().msg).toBe("该插件没有这个版本");
+    }
     served = yedianPlugin("0.9.0", site.url);
     const older = await post(`/api/pandaadmin/plugins/${platform}/stage`);
     expect(older.statusCode).toBe(400);

@@ -46,7 +46,7 @@ export function recordedRepo(db: Pick<AppDatabase, "select" | "insert" | "update
       return db.select(summary).from(recordedAnswers).where(and(eq(recordedAnswers.trialId, trialId), eq(recordedAnswers.state, "trial"))).orderBy(asc(recordedAnswers.id));
     },
     async keepTrial(id: number, reason: string): Promise<RecordedSummary | undefined> {
-      const [row] = await db.update(recordedAnswers).set({ state: "kept", trialId: null, reason, createdAt: new Date() }).where(and(eq(recordedAnswers.id, id), eq(recordedAnswers.state, "trial"))).returning(summary);
+      const [row] = await db.update(recordedAnswers).set({ state: "kept", trialId: null, reason }).where(and(eq(recordedAnswers.id, id), eq(recordedAnswers.state, "trial"))).returning(summary);
       return row;
     },
     async remove(id: number): Promise<boolean> {
