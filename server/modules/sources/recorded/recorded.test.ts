@@ -74,6 +74,27 @@ describe.each(testEngines())("recorded answers on %s", (engine) => {
     expect((await app.services.recorded.list("bytes")).map((r) => r.id)).toEqual([c!.id, b!.id]);
   });
 
+  it("holds a try's answers apart until one is saved, refuses one too large, and saves within the bounds", async () => {
+    for (let i = 0; i < 3; i += 1) await keep("tried", `old ${i}`);
+    const held = await app.services.recorded.holdTrial("tried", [
+      { url: "https://x.example/search?key=a", status: 200, headers: {}, body: "new", reason: "", call: { method: "search", args: ["a", 1, "music"] } },
+      { url: "https://x.example/big", status: 200, headers: {}, body: "b".repeat(1_001), reason: "" },
+      { url: "https://x.example/down", status: 0, headers: {}, body: "", reason: "", error: "connect ECONNREFUSED" },
+    ]);
+    expect(held.map((h) => [h.id === null, h.call, h.error])).toEqual([
+      [false, "search", null],
+      [true, "", "响应内容过大，无法保存为样本"],
+      [true, "", "connect ECONNREFUSED"],
+    ]);
+    // Held, not listed, not counted.
+    expect((await app.services.recorded.list("tried")).map((r) => r.bytes)).toEqual([5, 5, 5]);
+    const saved = await app.inject({ method: "POST", url: `/api/pandaadmin/recorded/trial/${held[0]!.id}`, headers: admin.headers });
+    expect(saved.json().data).toMatchObject({ source: "tried", reason: "试用时保存", call: { method: "search", args: ["a", 1, "music"] } });
+    const left = await app.services.recorded.list("tried");
+    expect(left).toHaveLength(3);
+    expect(left[0]!.id).toBe(held[0]!.id);
+  });
+
   it("deletes an answer; deleting it again is a 404 in Chinese", async () => {
     const kept = await keep("delete-me", "x");
     const res = await app.inject({ method: "DELETE", url: `/api/pandaadmin/recorded/${kept!.id}`, headers: admin.headers });
