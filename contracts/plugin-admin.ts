@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trialAnswerSchema } from "./recorded";
 import { PLUGIN_KEYWORD_MAX, PLUGIN_URL_MAX, PLUGIN_URL_PATTERN, PLUGIN_VARIABLE_MAX, pluginAdminMessages } from "./plugin-admin-texts";
 
 export * from "./plugin-admin-texts";
@@ -59,6 +60,8 @@ export const pluginTryAnswerSchema = z.object({
   /** The first hit's playable address, when the plugin resolves one. */
   media: z.object({ url: z.string(), headers: z.record(z.string(), z.string()) }).nullable(),
   error: z.string().nullable(),
+  /** The answers the plugin's requests got, each savable as a sample (issue 22). */
+  answers: z.array(trialAnswerSchema),
 });
 export type PluginTryAnswer = z.infer<typeof pluginTryAnswerSchema>;
 

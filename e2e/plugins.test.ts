@@ -4,7 +4,7 @@
  * EXTERNAL_SOURCES=none through startSite, so nothing reaches the internet): sign in with the first-start admin
  * password, try a subscription whose plugins fail (each named with its reason), upload a plugin
  * file, try it, set its variable, enable it, find its hits in the home search and play one in the
- * global player, update it from its srcUrl and roll it back. Screenshots at 1440×900 under
+ * global player, update it from its srcUrl (found, then activated) and roll it back. Screenshots at 1440×900 under
  * test-results/screenshots/plugins/ (SHOTS_DIR overrides).
  */
 import { createHash } from "node:crypto";
@@ -201,6 +201,10 @@ describe("the 来源插件 screen", () => {
     await page.goto(`${server.url}/panda/plugins`);
     await hydrated(page);
     await pluginRow().getByRole("button", { name: "检查更新" }).click();
+    // The newer version is stored, not used, until it is activated (issue 22: replayed first).
+    const found = page.getByRole("dialog", { name: "发现新版本：夜店DJ v1.1.0（当前 v1.0.0）" });
+    await found.getByTestId("replay-failure").or(found.getByTestId("plugin-replay")).first().waitFor();
+    await found.getByRole("button", { name: "启用新版本 v1.1.0" }).click();
     await toast("已更新 夜店DJ：v1.0.0 → v1.1.0");
     await expect.poll(() => pluginRow().getByTestId("plugin-version").textContent()).toBe("v1.1.0");
     await expect(pluginRow().getByTestId("plugin-previous-version").textContent()).resolves.toBe("上一版本 v1.0.0");

@@ -44,6 +44,7 @@ import { profileRoutes } from "./modules/profile/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { sourceAdminRoutes } from "./modules/sources/admin-routes.js";
 import { pluginRoutes } from "./modules/plugins/routes.js";
+import { recordedRoutes } from "./modules/sources/recorded/routes.js";
 import { sourceHealthRoutes } from "./modules/sources/health-routes.js";
 import { sourcePlayRoutes } from "./modules/sources/play-routes.js";
 import { seoRoutes } from "./modules/seo/routes.js";
@@ -75,6 +76,8 @@ export interface AppDeps {
   canary?: Omit<NonNullable<ServiceOptions["canary"]>, "intervalMs">;
   /** Benchmarks only: other limits for kept search answers. */
   searchAnswerLimits?: ServiceOptions["searchAnswerLimits"];
+  /** Tests only: smaller bounds of recorded answers per source. */
+  recordedLimits?: ServiceOptions["recordedLimits"];
 }
 
 declare module "fastify" {
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadsDir: config.uploadsDir,
     system: { engine: deps.database.engine, dataDir: config.dataDir },
     searchAnswerLimits: deps.searchAnswerLimits,
+    ...(deps.recordedLimits ? { recordedLimits: deps.recordedLimits } : {}),
     // Singleton background work runs on the holder only (ADR 0040); taken at its first check.
     lease: leaderLease(deps.database, app.log),
   });
@@ -211,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dashboardRoutes, { services });
   await app.register(sourceAdminRoutes, { services });
   await app.register(pluginRoutes, { services });
+  await app.register(recordedRoutes, { services });
   await app.register(collectRoutes, { services });
   await app.register(sourcePlayRoutes, { services });
   await app.register(collectedRoutes, { services });

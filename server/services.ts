@@ -53,14 +53,23 @@ import { BROWSER_USER_AGENT } from "./modules/sources/fetch/user-agent.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import { sourceAdminService } from "./modules/sources/admin-service.js";
 import { canaryScheduler, canaryService } from "./modules/sources/canary/service.js";
-import type { OnDrift } from "./modules/sources/canary/checks.js";
+import { CANARY_KEYWORDS, type OnDrift } from "./modules/sources/canary/checks.js";
 import { withCanaries } from "./modules/sources/canary/view.js";
 import { pluginServices, type PluginSettings } from "./modules/plugins/wiring.js";
+import { replayService } from "./modules/sources/recorded/replay.js";
+import { DEFAULT_RECORDED_LIMITS, recordedService, type RecordedLimits } from "./modules/sources/recorded/service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { visitorService } from "./modules/visitors/service.js";
 import { blockAdminService } from "./modules/admin-content/block-admin.js";
 import { categoryAdminService } from "./modules/admin-content/category-admin.js";
 import { siteSettingsService } from "./modules/site-settings/service.js";
+
+/** The plugin call a canary's step made, so its kept answer replays the same search (ADR 0051). */
+function driftCall(step: string) {
+  if (step === "search-ascii") return { method: "search", args: [CANARY_KEYWORDS.ascii, 1, "music"] };
+  if (step === "search-chinese") return { method: "search", args: [CANARY_KEYWORDS.chinese, 1, "music"] };
+  return null;
+}
 
 export interface ServiceOptions {
   db: AppDatabase;
@@ -105,6 +114,8 @@ export interface ServiceOptions {
   lease?: LeaderLease;
   /** Source canaries (ADR 0049): milliseconds between rounds (0 = none), and who keeps a drifted answer. */
   canary?: { intervalMs: number; onDrift?: OnDrift; stepTimeoutMs?: number };
+  /** Recorded answers kept per source (issue 22; tests lower them). */
+  recordedLimits?: RecordedLimits;
 }
 
 /**
@@ -134,6 +145,7 @@ export function createServices({
   searchAnswerLimits,
   lease = soleLease(),
   canary = { intervalMs: 0 },
+  recordedLimits = DEFAULT_RECORDED_LIMITS,
 }: ServiceOptions) {
   const onListenerError = (err: unknown, event: { type: string }) => logger.error({ err, event: event.type }, "change listener failed");
   // Events may have been missed while Redis was away: every kept answer goes, the sources are re-read.
@@ -151,12 +163,15 @@ export function createServices({
   const siteSettings = siteSettingsService(db, { caches, bus, audit });
   // The sources in use: the given built-ins plus those configured in source_sites, rebuilt on
   // every `sources` event (ADR 0026). Search and play ask it at each use.
+  // Answers of the source sites kept for replays (issue 22): canaries and tries keep them.
+  const recorded = recordedService(db, recordedLimits);
   // Source plugins (issue 21): loaded in the sandbox when enabled, listed by the directory.
   const plugins = pluginServices({
     db,
     writes,
     audit,
     logger,
+    recorded,
     health: () => sources.health,
     directory: () => sourceDirectory,
     ...(pluginSettings ? { settings: pluginSettings } : {}),
@@ -211,7 +226,11 @@ export function createServices({
     logger,
     now: () => clock().getTime(),
     planFor: (source) => collector.planFor(source),
-    onDrift: canary.onDrift,
+    // A drifted answer is kept for replay (ADR 0051), with the search it answered where there was one.
+    onDrift: async (source, step, answer) => {
+      await canary.onDrift?.(source, step, answer);
+      await recorded.keep(source, { ...answer, reason: `巡检 ${step}：页面改版`, call: driftCall(step) });
+    },
     stepTimeoutMs: canary.stepTimeoutMs,
   });
   const search = searchService(() => [local, ...sources.providers()], {
@@ -261,6 +280,8 @@ export function createServices({
     collector,
     canaries,
     canaryScheduler: canaryScheduler({ canaries, intervalMs: canary.intervalMs, leader: () => lease.check(), logger }),
+    recorded,
+    replay: replayService(db, { recorded, runtime: plugins.runtime }),
     visitors: visitorService(db),
     sessions,
     captcha,

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   plugins?: AppDeps["plugins"];
   /** Source canaries: who keeps drifted answers, the step timeout (CANARY_INTERVAL_MS is 0 unless `env` sets it). */
   canary?: AppDeps["canary"];
+  /** Bounds of recorded answers per source (issue 22). */
+  recordedLimits?: AppDeps["recordedLimits"];
   /** A database the caller opened (a second instance on the same PostgreSQL); the caller closes it. */
   database?: DatabaseHandle;
 }
@@ -59,6 +61,7 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
     sourceNetwork: opts.sourceNetwork,
     plugins: opts.plugins,
     canary: opts.canary,
+    ...(opts.recordedLimits ? { recordedLimits: opts.recordedLimits } : {}),
   });
   await opts.extend?.(app);
   await app.ready();

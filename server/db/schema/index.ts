@@ -6,3 +6,4 @@ export * from "./system.js";
 export * from "./collect.js";
 export * from "./plugins.js";
 export * from "./canaries.js";
+export * from "./recorded.js";

@@ -40,6 +40,7 @@ export function pluginRepo(db: Pick<AppDatabase, "select" | "insert" | "update" 
       const [row] = await db.select().from(sourcePlugins).where(eq(sourcePlugins.platform, platform));
       return withVersions(row);
     },
+    version,
     async bySource(code: string): Promise<PluginRow | undefined> {
       const [row] = await db.select().from(sourcePlugins).where(eq(sourcePlugins.sourceCode, code));
       return row;

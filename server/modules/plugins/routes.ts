@@ -13,6 +13,7 @@ import {
   pluginTryAnswerSchema,
   pluginTryBodySchema,
 } from "@contracts/plugin-admin";
+import { pluginReplayBodySchema, pluginStagedSchema, pluginVersionBodySchema, replayAnswerSchema } from "@contracts/recorded";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError, badRequest } from "../../errors.js";
@@ -104,6 +105,32 @@ export const pluginRoutes: FastifyPluginAsync<{ services: AppServices }> = async
     "/api/pandaadmin/plugins/:platform/try",
     { schema: { tags, summary: "试用: 用插件当前版本搜索一次并解析第一条的播放地址 (无需启用)", params, body: pluginTryBodySchema, response: { 200: envelope(pluginTryAnswerSchema) } } },
     async (request) => ok(await admin.tryIt(request.params.platform, request.body.keyword)),
+  );
+
+  api.post(
+    "/api/pandaadmin/plugins/:platform/stage",
+    { schema: { tags, summary: "检查更新但不启用: 下载 srcUrl 上更新的版本并保存, 供回放样本对比后再启用", params, response: { 200: envelope(pluginStagedSchema) } } },
+    async (request) => ok(await admin.stage(auditActor(request), request.params.platform)),
+  );
+
+  api.post(
+    "/api/pandaadmin/plugins/:platform/activate",
+    { schema: { tags, summary: "启用已保存的新版本 {versionId} (当前版本成为上一版本, 可回滚; 记审计)", params, body: pluginVersionBodySchema, response: { 200: envelope(pluginAdminSchema) } } },
+    async (request) => ok(await admin.activate(auditActor(request), request.params.platform, request.body.versionId)),
+  );
+
+  api.post(
+    "/api/pandaadmin/plugins/:platform/replay",
+    {
+      schema: {
+        tags,
+        summary: "回放样本: 用插件的两个版本读取来源的全部样本并对比 ({versionId}: 当前版本对比该版本; 省略: 上一版本对比当前版本); 网络只由样本应答",
+        params,
+        body: pluginReplayBodySchema,
+        response: { 200: envelope(replayAnswerSchema) },
+      },
+    },
+    async (request) => ok(await services.replay.replayPlugin(request.params.platform, request.body?.versionId)),
   );
 
   api.delete(

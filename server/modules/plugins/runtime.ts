@@ -5,7 +5,7 @@ import { pluginNetwork, type PluginNetwork } from "./network.js";
 import { capabilitiesOf, pluginAdapter } from "./plugin-adapter.js";
 import type { PluginWithVersion } from "./repo.js";
 import { PluginSandbox } from "./sandbox/host.js";
-import type { SandboxFailureKind, SandboxLimits } from "./sandbox/protocol.js";
+import type { FetchAnswer, GuestFetchRequest, SandboxFailureKind, SandboxLimits } from "./sandbox/protocol.js";
 
 /**
  * The plugins in use (issue 21): each enabled plugin's current version loaded in the sandbox
@@ -25,6 +25,19 @@ export interface PluginRuntimeOptions {
   /** A plugin hit a limit (counted on its source's health; repeated ones switch it off). */
   onViolation?(plugin: { platform: string; source: string; name: string }, kind: SandboxFailureKind, message: string): void;
 }
+
+/** How a trial instance reaches the network: answered from recorded answers, or watched as it goes out. */
+export interface TrialOptions {
+  /** Code of another version of the plugin (a replay of a version not yet current). */
+  code?: string;
+  /** Answers every request instead of the network (a replay of recorded answers). */
+  answer?(request: GuestFetchRequest): Promise<FetchAnswer>;
+  /** Sees each answer from the network before it goes to the plugin (a try that may be saved). */
+  onAnswer?(request: GuestFetchRequest, answer: FetchAnswer): void;
+}
+
+/** A plugin's own method, called as it is (a replay reads what it returns). */
+export type RawCall = (method: string, args: unknown[], signal?: AbortSignal) => Promise<unknown>;
 
 interface Built {
   key: string;
@@ -60,14 +73,22 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
     return sandbox;
   }
 
-  function networkFor(instance: string, source: string): PluginNetwork {
-    const network = pluginNetwork(source, {
+  function networkFor(instance: string, source: string, trial: TrialOptions = {}): PluginNetwork {
+    const real = trial.answer ? null : pluginNetwork(source, {
       logger: options.logger,
       ...(options.allowAddresses ? { allowAddresses: options.allowAddresses } : {}),
       ...(options.lookup ? { lookup: options.lookup } : {}),
       timeoutMs: PLUGIN_TIMEOUT_MS,
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     });
+    let network: PluginNetwork;
+    if (real) {
+      const watch = trial.onAnswer;
+      network = watch ? { ...real, answer: async (request) => { const answer = await real.answer(request); watch(request, answer); return answer; } } : real;
+    } else {
+      const replay = trial.answer!;
+      network = { answer: (request) => replay(request), media: { open: () => Promise.reject(new Error("replay has no media")) }, setTimeoutMs: () => {}, close: () => {} };
+    }
     networks.set(instance, network);
     return network;
   }
@@ -75,12 +96,12 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
   /** What, when changed, makes a plugin's entry built again: its version, its variables, its name. */
   const keyOf = (plugin: PluginWithVersion, name: string) => `${plugin.current.id}\n${JSON.stringify(plugin.variables)}\n${name}`;
 
-  async function build(plugin: PluginWithVersion, shown: { name: string; homepage: string; logo?: string | null }): Promise<Built> {
+  async function build(plugin: PluginWithVersion, shown: { name: string; homepage: string; logo?: string | null }, trial?: TrialOptions): Promise<Built & { call: RawCall }> {
     const instance = `plugin:${plugin.platform}`;
     networks.get(instance)?.close();
-    const network = networkFor(instance, plugin.sourceCode);
+    const network = networkFor(instance, plugin.sourceCode, trial);
     owners.set(instance, { platform: plugin.platform, source: plugin.sourceCode, name: shown.name });
-    const loaded = await sandboxOf().load(instance, plugin.current.code, plugin.variables);
+    const loaded = await sandboxOf().load(instance, trial?.code ?? plugin.current.code, plugin.variables);
     const adapter = pluginAdapter({
       code: plugin.sourceCode,
       name: shown.name,
@@ -98,7 +119,8 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
       adapter,
       media: network.media,
     };
-    return { key: keyOf(plugin, shown.name), entry, network };
+    const call: RawCall = (method, args, signal) => sandboxOf().call(instance, method, args, signal ? { signal } : {});
+    return { key: keyOf(plugin, shown.name), entry, network, call };
   }
 
   return {
@@ -145,12 +167,15 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
       }
     },
 
-    /** A plugin's instance for a try before it is enabled: loaded, used, dropped. */
-    async withTrial<T>(plugin: PluginWithVersion, run: (entry: SourceAdapterEntry) => Promise<T>): Promise<T> {
+    /**
+     * A plugin's instance for a try before it is enabled, or for a replay of recorded answers
+     * through one of its versions: loaded, used, dropped.
+     */
+    async withTrial<T>(plugin: PluginWithVersion, run: (entry: SourceAdapterEntry, call: RawCall) => Promise<T>, options: TrialOptions = {}): Promise<T> {
       const trial = { ...plugin, platform: `trial:${plugin.platform}:${++inspections}` };
-      const made = await build(trial, { name: plugin.platform, homepage: "" });
+      const made = await build(trial, { name: plugin.platform, homepage: "" }, options);
       try {
-        return await run(made.entry);
+        return await run(made.entry, made.call);
       } finally {
         sandbox?.unload(`plugin:${trial.platform}`);
         made.network.close();

@@ -12,6 +12,8 @@ import { capabilitiesOf } from "./plugin-adapter.js";
 import { pluginRepo, type PluginWithVersion } from "./repo.js";
 import type { PluginRuntime } from "./runtime.js";
 import { PluginCallError } from "./sandbox/host.js";
+import type { FetchAnswer, GuestFetchRequest } from "./sandbox/protocol.js";
+import type { AnswerToKeep, RecordedService } from "../sources/recorded/service.js";
 
 /**
  * The back office's plugins (issue 21, ADR 0048): install by upload, URL or subscription, try,
@@ -27,6 +29,16 @@ export interface PluginAdminOptions {
   runtime: Pick<PluginRuntime, "inspect" | "withTrial">;
   /** Downloads a plugin or subscription (the guarded client: public hosts only). */
   download(url: string): Promise<string>;
+  /** Holds a try's answers so that one can be saved as a sample (issue 22). */
+  recorded?: Pick<RecordedService, "holdTrial">;
+}
+
+/** A try's answer as it came, before the bytes move to the sandbox's worker. */
+function captured(request: GuestFetchRequest, answer: FetchAnswer, call: AnswerToKeep["call"]): AnswerToKeep & { error: string | null } {
+  if ("error" in answer.meta) return { url: request.url, status: 0, headers: {}, body: "", reason: "", call, error: answer.meta.error };
+  const body = answer.bytes ? Buffer.from(new Uint8Array(answer.bytes)) : Buffer.from(answer.text ?? "", "utf8");
+  // The address the plugin asked for (not where a redirect ended): a replay matches on it.
+  return { url: request.url, status: answer.meta.status, headers: answer.meta.headers, body, reason: "", call, error: null };
 }
 
 const BUILTIN_CODES = new Set(BUILTIN_SOURCES.map((s) => s.code));
@@ -66,7 +78,7 @@ function view(plugin: PluginWithVersion): PluginAdminAnswer {
   };
 }
 
-export function pluginAdminService(db: AppDatabase, { writes, audit, directory, runtime, download }: PluginAdminOptions) {
+export function pluginAdminService(db: AppDatabase, { writes, audit, directory, runtime, download, recorded }: PluginAdminOptions) {
   const repo = pluginRepo(db);
 
   async function found(platform: string): Promise<PluginWithVersion> {
@@ -176,6 +188,42 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
       return installCode(actor, await fetchText(src), src);
     },
 
+    /**
+     * 检查更新 without switching (issue 22): the newer version at the plugin's `srcUrl` is stored
+     * beside the one in use, to be replayed against the source's samples and then activated.
+     */
+    async stage(actor: AuditActor, platform: string): Promise<{ versionId: number; version: string; current: string }> {
+      const plugin = await found(platform);
+      const src = typeof plugin.current.meta.srcUrl === "string" ? plugin.current.meta.srcUrl : plugin.origin;
+      if (!src || !/^https?:\/\//iu.test(src)) throw badRequest(messages.badUrl);
+      const code = await fetchText(src);
+      const { platform: named, version, meta } = await inspect(code);
+      if (named !== platform) throw badRequest(messages.notNewer);
+      if (compareVersions(version, plugin.current.version) <= 0) throw badRequest(messages.notNewer);
+      const sha256 = createHash("sha256").update(code).digest("hex");
+      const versionId = await repo.addVersion({ platform, version, code, sha256, meta, installedBy: String(actor.adminId) });
+      await repo.prune(platform, [versionId, plugin.current.id, ...(plugin.previous ? [plugin.previous.id] : [])]);
+      return { versionId, version, current: plugin.current.version };
+    },
+
+    /** Puts a stored newer version in use (the one before stays for a rollback). */
+    async activate(actor: AuditActor, platform: string, versionId: number): Promise<PluginAdminAnswer> {
+      await writes.transaction(async (w, tx) => {
+        const r = pluginRepo(tx as unknown as AppDatabase);
+        const before = await r.get(platform);
+        if (!before) throw notFound(messages.notFound);
+        const next = await r.version(versionId);
+        if (!next || next.platform !== platform) throw notFound(messages.notFound);
+        if (compareVersions(next.version, before.current.version) <= 0) throw badRequest(messages.notNewer);
+        await r.update(platform, { currentVersionId: next.id, previousVersionId: before.current.id });
+        await touchSource(w, tx as unknown as Tx, before.sourceCode, { name: platform, homepage: homepageOf(next.meta) });
+        const after = await r.get(platform);
+        await audit.record(actor, { action: "plugin.update", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null, detail: { activated: next.version } }, tx as unknown as AppDatabase);
+      });
+      await directory.settled();
+      return view(await found(platform));
+    },
+
     async patch(actor: Actor, platform: string, patch: PluginPatch): Promise<PluginAdminAnswer> {
       await writes.transaction(async (w, tx) => {
         const r = pluginRepo(tx as unknown as AppDatabase);
@@ -252,26 +300,39 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
       await directory.settled();
     },
 
-    /** A search and the first hit's address with the plugin's current version, enabled or not. */
+    /**
+     * A search and the first hit's address with the plugin's current version, enabled or not.
+     * The answers its requests got are held, each named by the call it served, for 保存为样本.
+     */
     async tryIt(platform: string, keyword: string): Promise<PluginTryAnswer> {
       const plugin = await found(platform);
       const started = Date.now();
+      const got: ReturnType<typeof captured>[] = [];
+      let call: AnswerToKeep["call"] = { method: "search", args: [keyword, 1, "music"] };
+      const onAnswer = (request: GuestFetchRequest, answer: FetchAnswer) => void got.push(captured(request, answer, call));
+      const held = async () => (recorded ? recorded.holdTrial(plugin.sourceCode, got) : []);
       try {
-        return await runtime.withTrial(plugin, async (entry) => {
-          const page = await entry.adapter.search({ keyword, page: 1, type: "mp3" }, AbortSignal.timeout(10_000));
-          const first = page.items[0];
-          const media = first ? await entry.adapter.resolveMedia(first.sourceId, AbortSignal.timeout(10_000)).catch(() => null) : null;
-          return {
-            ms: Date.now() - started,
-            ok: true,
-            items: page.items.map((i) => ({ id: i.sourceId, title: i.title, artist: i.artist, cover: i.cover, duration: i.duration })),
-            media: media ? { url: media.url, headers: media.headers } : null,
-            error: null,
-          };
-        });
+        const answer = await runtime.withTrial(
+          plugin,
+          async (entry) => {
+            const page = await entry.adapter.search({ keyword, page: 1, type: "mp3" }, AbortSignal.timeout(10_000));
+            const first = page.items[0];
+            if (first) call = { method: "getMediaSource", args: [first.raw ?? { id: first.sourceId }, "standard"] };
+            const media = first ? await entry.adapter.resolveMedia(first.sourceId, AbortSignal.timeout(10_000)).catch(() => null) : null;
+            return {
+              ms: Date.now() - started,
+              ok: true,
+              items: page.items.map((i) => ({ id: i.sourceId, title: i.title, artist: i.artist, cover: i.cover, duration: i.duration })),
+              media: media ? { url: media.url, headers: media.headers } : null,
+              error: null,
+            };
+          },
+          { onAnswer },
+        );
+        return { ...answer, answers: await held() };
       } catch (err) {
         const message = err instanceof PluginCallError ? `${err.kind}: ${err.message}` : err instanceof Error ? err.message : String(err);
-        return { ms: Date.now() - started, ok: false, items: [], media: null, error: `${messages.tryFailed}${message}` };
+        return { ms: Date.now() - started, ok: false, items: [], media: null, error: `${messages.tryFailed}${message}`, answers: await held() };
       }
     },
 

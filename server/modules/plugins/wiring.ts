@@ -11,6 +11,7 @@ import { pluginRepo } from "./repo.js";
 import { pluginRuntime } from "./runtime.js";
 import type { SandboxFailureKind, SandboxLimits } from "./sandbox/protocol.js";
 import { pluginAdminService } from "./service.js";
+import type { RecordedService } from "../sources/recorded/service.js";
 
 /** How the plugins reach the network and how hard they are bounded (config; tests). */
 export interface PluginSettings {
@@ -50,6 +51,7 @@ export function pluginServices({
   logger,
   health,
   directory,
+  recorded,
   settings = {},
 }: {
   db: AppDatabase;
@@ -58,6 +60,8 @@ export function pluginServices({
   logger: Pick<DbLogger, "info" | "warn" | "error">;
   health: () => Pick<HealthBoard, "track">;
   directory: () => Pick<LiveSourceDirectory, "settled">;
+  /** Holds a try's answers for 保存为样本 (issue 22). */
+  recorded?: Pick<RecordedService, "holdTrial">;
   settings?: PluginSettings;
 }) {
   const repo = pluginRepo(db);
@@ -106,6 +110,7 @@ export function pluginServices({
     directory: { settled: () => directory().settled() },
     runtime,
     download,
+    ...(recorded ? { recorded } : {}),
   });
 
   return {

@@ -8,6 +8,10 @@ import { PluginInstallCard } from "../../components/admin/plugins/PluginInstallC
 import { errorText, unwrap, type PluginRow } from "../../components/admin/plugins/plugin-types";
 import { PluginTryDialog } from "../../components/admin/plugins/PluginTryDialog";
 import { PluginVariablesDialog } from "../../components/admin/plugins/PluginVariablesDialog";
+import { recordedPaths } from "@contracts/recorded-texts";
+import { PluginReplayDialog } from "../../components/admin/recorded/PluginReplayDialog";
+import { RecordedDrawer } from "../../components/admin/recorded/RecordedDrawer";
+import type { Staged } from "../../components/admin/recorded/recorded-types";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
 
@@ -16,7 +20,8 @@ export const meta = () => pageMeta("来源插件");
 /**
  * 来源插件 (超级管理员, issue 21): MusicFree-protocol plugins that search and play a DJ site in
  * the sandbox. Install (file, address, subscription), try before enabling, switch, user
- * variables, the built-in site it replaces, update from its srcUrl, roll back, remove. A short
+ * variables, the built-in site it replaces, update from its srcUrl (replayed against the source's
+ * samples beside the version in use before it is activated, issue 22), roll back, remove. A short
  * list, not a paged table API: a plain antd table, like 来源管理.
  */
 export default function Plugins() {
@@ -26,6 +31,8 @@ export default function Plugins() {
   const [busy, setBusy] = useState<string | null>(null);
   const [trying, setTrying] = useState<PluginRow | null>(null);
   const [editing, setEditing] = useState<PluginRow | null>(null);
+  const [staged, setStaged] = useState<{ plugin: PluginRow; staged: Staged } | null>(null);
+  const [samples, setSamples] = useState<{ source: string | null } | null>(null);
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -63,12 +70,15 @@ export default function Plugins() {
     setReplaces: (row, replaces) => void act(row, () => patch(row, { replaces }), replaces ? `${row.platform} 现在替换内置来源 ${replaces}` : `${row.platform} 现在作为自有来源`),
     tryIt: setTrying,
     editVariables: setEditing,
-    update: (row) =>
-      void act(
-        row,
-        () => unwrap(adminCall<PluginRow>("POST", pluginAdminPaths.update(row.platform))),
-        (after) => `已更新 ${row.platform}：v${row.version} → v${after.version}`,
-      ),
+    // A newer version is stored, not used: the replay dialog shows it beside the one in use.
+    update: (row) => {
+      setBusy(row.platform);
+      unwrap(adminCall<Staged>("POST", recordedPaths.stage(row.platform)))
+        .then((found) => setStaged({ plugin: row, staged: found }))
+        .catch((err: unknown) => void message.error(errorText(err)))
+        .finally(() => setBusy(null));
+    },
+    samples: (row) => setSamples({ source: row.source }),
     rollback: (row) =>
       void act(
         row,
@@ -109,6 +119,9 @@ export default function Plugins() {
         <Button size="small" onClick={() => void load()}>
           刷新
         </Button>
+        <Button size="small" onClick={() => setSamples({ source: null })}>
+          全部样本
+        </Button>
       </Space>
       <Table<PluginRow>
         rowKey="platform"
@@ -121,6 +134,16 @@ export default function Plugins() {
         data-testid="plugin-table"
       />
       <PluginTryDialog plugin={trying} onClose={() => setTrying(null)} />
+      <PluginReplayDialog
+        plugin={staged?.plugin ?? null}
+        staged={staged?.staged ?? null}
+        onClose={() => setStaged(null)}
+        onActivate={(row, found) => {
+          setStaged(null);
+          void act(row, () => unwrap(adminCall<PluginRow>("POST", recordedPaths.activate(row.platform), { versionId: found.versionId })), (after) => `已更新 ${row.platform}：v${row.version} → v${after.version}`);
+        }}
+      />
+      <RecordedDrawer open={samples !== null} source={samples?.source ?? null} sources={rows.map((r) => ({ value: r.source, label: `${r.platform} (${r.source})` }))} onClose={() => setSamples(null)} />
       <PluginVariablesDialog
         plugin={editing}
         onClose={() => setEditing(null)}

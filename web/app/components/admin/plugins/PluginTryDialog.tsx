@@ -3,6 +3,7 @@ import { Alert, Descriptions, Input, List, Modal, Space, Tag, Typography } from 
 import { useState } from "react";
 import { adminCall } from "../../../lib/admin-api";
 import { formatDuration } from "../../suite/format";
+import { TrialAnswers } from "../recorded/TrialAnswers";
 import { errorText, unwrap, type PluginRow, type PluginTry } from "./plugin-types";
 
 /** The first hit's resolved address and the headers the plugin asks for. */
@@ -97,6 +98,7 @@ export function PluginTryDialog({ plugin, onClose }: { plugin: PluginRow | null;
             {answer.items.length > 0 ? <MediaAnswer media={answer.media} /> : null}
           </>
         ) : null}
+        {answer ? <TrialAnswers answers={answer.answers} /> : null}
       </div>
     </Modal>
   );

@@ -12,6 +12,8 @@ export interface PluginActions {
   editVariables(row: PluginRow): void;
   update(row: PluginRow): void;
   rollback(row: PluginRow): void;
+  /** 样本: the answers kept of the plugin's source. */
+  samples(row: PluginRow): void;
   remove(row: PluginRow): void;
   /** The platform whose call is running (its buttons wait). */
   busy: string | null;
@@ -135,7 +137,10 @@ export function pluginColumns(a: PluginActions): ColumnsType<PluginRow> {
                 变量{row.userVariables.length ? ` (${row.userVariables.length})` : ""}
               </Button>
             </Tooltip>
-            <Tooltip title={src ? `从 ${src} 下载，版本更高时安装` : "插件没有 srcUrl，无法检查更新"}>
+            <Button size="small" onClick={() => a.samples(row)}>
+              样本
+            </Button>
+            <Tooltip title={src ? `从 ${src} 下载更高的版本，用样本回放对比后再启用` : "插件没有 srcUrl，无法检查更新"}>
               <Button size="small" disabled={!src || busy} onClick={() => a.update(row)}>
                 检查更新
               </Button>
