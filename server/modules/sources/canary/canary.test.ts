@@ -128,6 +128,13 @@ describe.each(testEngines())("source canaries on %s", (engine) => {
     expect(drifts.some((d) => d.answer.body.toString("utf8") === CAPTCHA_PAGE)).toBe(false);
   });
 
+  it("keeps the drifted answer among the source's recorded answers, with the search it answered (ADR 0051)", async () => {
+    const recorded = await app.services.recorded.list("djuu");
+    const kept = recorded.find((r) => r.reason.startsWith("巡检 search-ascii"));
+    expect(kept).toMatchObject({ status: 200, call: { method: "search", args: ["remix", 1, "music"] } });
+    expect(kept!.url).toContain(site.url);
+  });
+
   it("media that is not audio is drift at the media step, after a good play resolution", async () => {
     const canary = await runIn("media-drift");
     expect(canary).toMatchObject({ state: "drift", failingStep: "media" });
