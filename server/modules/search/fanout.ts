@@ -49,6 +49,8 @@ export interface SearchRun {
   subscribe(listener: (event: SearchEvent) => void): () => void;
   /** The merged answer (merge.ts); rejects with 502 搜索失败 when every provider asked failed. */
   readonly result: Promise<SearchResult>;
+  /** Listeners still subscribed (none once done): a stream that went away must leave none. */
+  readonly listening: number;
 }
 
 export interface FanOutOptions {
@@ -123,6 +125,9 @@ export function fanOut(providers: readonly SearchProvider[], query: ProviderQuer
     query,
     events,
     result,
+    get listening() {
+      return listeners.size;
+    },
     subscribe(listener) {
       for (const event of [...events]) listener(event);
       if (events.at(-1)?.event === "done") return () => {};
