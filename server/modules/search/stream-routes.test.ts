@@ -40,7 +40,7 @@ function fakeSource(code: string, name: string, latencyMs: number, titles: strin
         const timer = setTimeout(resolve, titles === "hang" ? 60_000 : latencyMs);
         signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("aborted"))), { once: true });
       });
-      if (titles === "fail" || titles === "hang") throw new SourceError("layout", "page changed");
+      if (titles === "fail" || titles === "hang") throw new SourceError(code, "layout", "page changed");
       return { items: titles.map(item), hasMore: false, total: titles.length };
     },
   } as unknown as SourceAdapter;
@@ -113,7 +113,7 @@ describe.each(testEngines())("GET /api/forntend/indexsearch/stream on %s", (engi
       { source: "hangdj", name: "卡站" },
     ]);
     expect(events[0]!.data.list!.map((h) => h.name).sort()).toEqual(["夜曲 本站版", "夜曲一生"].sort());
-    const bySource = Object.fromEntries(events.slice(0, -1).map((e) => [e.data.source, e.data]));
+    const bySource: Record<string, Parsed["data"]> = Object.fromEntries(events.slice(0, -1).map((e) => [e.data.source, e.data]));
     // 快站's 夜曲一生 by 快站歌手 is the catalogue's: sent once, by the catalogue.
     expect(bySource.fastdj!.list!.map((h) => h.name)).toEqual(["夜曲 快站版"]);
     expect(bySource.slowdj!.list!.map((h) => h.name)).toEqual(["夜曲 慢站版"]);
