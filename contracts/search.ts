@@ -66,3 +66,35 @@ export const searchResultSchema = z.object({
   errors: z.array(z.object({ source: z.string(), msg: z.string() })),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
+
+/**
+ * GET /api/forntend/indexsearch/stream (ADR 0050): Server-Sent Events, one `event: source` per
+ * source asked (the catalogue, `local`, first), then `event: done`. Each source's `list` is its
+ * hits ranked, without those that repeat a hit sent before: shown after what is shown already.
+ */
+export const searchStreamSourceSchema = z.object({
+  source: z.string(),
+  /** Shown name of the source (本站, DJUU…). */
+  name: z.string(),
+  list: z.array(catalogueItemSchema),
+  total: z.number().int(),
+  capped: z.boolean(),
+  /** Why this source has no hits: 搜索失败, 搜索超时, 源站暂时不可用. */
+  error: z.string().optional(),
+  /** Not asked: the source cannot serve this query, or it is resting after failures (then with `error`). */
+  skipped: z.boolean().optional(),
+  /** On the first event only: every source of this search, in order (the page shows 搜索中 for those not yet in). */
+  sources: z.array(z.object({ source: z.string(), name: z.string() })).optional(),
+});
+export type SearchStreamSource = z.infer<typeof searchStreamSourceSchema>;
+
+export const searchStreamDoneSchema = z.object({
+  total: z.number().int(),
+  capped: z.boolean(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  errors: z.array(z.object({ source: z.string(), msg: z.string() })),
+  /** 搜索失败 when every source asked failed. */
+  error: z.string().optional(),
+});
+export type SearchStreamDone = z.infer<typeof searchStreamDoneSchema>;

@@ -120,14 +120,15 @@ describe("home page", () => {
 
   it("shows the server's msg, or 搜索失败 when there is no answer", async () => {
     const { page } = await openHome();
-    await page.route("**/api/forntend/indexsearch*", (route) =>
+    // `**`: the streamed search (/indexsearch/stream) too; refused before its first event, the page asks the merged route.
+    await page.route("**/api/forntend/indexsearch**", (route) =>
       route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ code: 0, msg: "搜索服务繁忙", data: null }) }),
     );
     await search(page).getByLabel("搜索关键词").fill("夜曲");
     await search(page).getByRole("button", { name: "搜索" }).click();
     await page.getByText("搜索服务繁忙").waitFor();
-    await page.unroute("**/api/forntend/indexsearch*");
-    await page.route("**/api/forntend/indexsearch*", (route) => route.abort());
+    await page.unroute("**/api/forntend/indexsearch**");
+    await page.route("**/api/forntend/indexsearch**", (route) => route.abort());
     await search(page).getByRole("button", { name: "搜索" }).click();
     await page.getByText("搜索失败").waitFor();
     await page.close();

@@ -35,6 +35,7 @@ export const ROUTE_ACCESS_MATRIX: Record<AccessLevel, readonly string[]> = {
     "GET /sitemap-pages.xml",
     "GET /sitemap-items-:n(^\\d{1,6}).xml",
     "GET /api/forntend/indexsearch",
+    "GET /api/forntend/indexsearch/stream",
     "GET /api/forntend/source-play",
     "GET /api/forntend/source-play/segment",
     "POST /api/forntend/play/start",

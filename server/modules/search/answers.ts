@@ -3,6 +3,7 @@ import { searchResultSchema, type SearchQueryParsed } from "@contracts/search";
 import type { EventBus } from "../../events/bus.js";
 import { SharedAnswer } from "../../http/shared-answer.js";
 import type { CacheRegistry } from "../../lib/cache.js";
+import type { SearchRun } from "./fanout.js";
 import type { ProviderQuery } from "./provider.js";
 import type { SearchService } from "./service.js";
 
@@ -24,6 +25,8 @@ export const searchAnswerSchema = envelopeSchema(searchResultSchema);
 
 interface KeptSearch {
   answer: SharedAnswer;
+  /** The finished run: what the stream replays at once (ADR 0050). */
+  run: SearchRun;
   /** Some provider failed: kept PARTIAL_ANSWER_MS at most. */
   partial: boolean;
   storedAt: number;
@@ -51,13 +54,14 @@ const keyOf = (q: ProviderQuery) => JSON.stringify([q.keyword, q.type, q.channel
  * or shows. Concurrent identical searches share one load (the cache's), so a burst of one new
  * keyword is one query. An answer where every provider failed is an error and is not kept.
  */
-export function searchAnswers(service: Pick<SearchService, "resolve" | "ask">, options: SearchAnswersOptions) {
+export function searchAnswers(service: Pick<SearchService, "resolve" | "start">, options: SearchAnswersOptions) {
   const { caches, bus, now, partialAnswerMs = PARTIAL_ANSWER_MS } = options;
   const limits: Record<keyof typeof SEARCH_ANSWERS, number> = { ...SEARCH_ANSWERS, ...options.limits };
   const cache = caches.create<KeptSearch>({
     name: "search",
     ...limits,
-    sizeOf: (kept) => kept.answer.bytesHeld + ENTRY_OVERHEAD_BYTES,
+    // The run's events hold about the plain answer's size again (the stream's lists).
+    sizeOf: (kept) => kept.answer.bytesHeld + kept.answer.size + ENTRY_OVERHEAD_BYTES,
     now,
   });
   // Items (created, edited, hidden: found or not, what a hit shows), category names and links
@@ -70,24 +74,53 @@ export function searchAnswers(service: Pick<SearchService, "resolve" | "ask">, o
   // The directory rebuilds after the `sources` event: answers kept meanwhile asked the old sources.
   options.onSourcesChange?.(() => cache.clear());
 
-  async function load(query: ProviderQuery): Promise<KeptSearch> {
-    const result = await service.ask(query);
-    const json = JSON.stringify(searchAnswerSchema.encode(ok(result)));
-    return { answer: new SharedAnswer(json), partial: result.errors.length > 0, storedAt: now() };
+  // Runs still asking their providers, by key: a stream joins the one its merged twin awaits.
+  const inFlight = new Map<string, SearchRun>();
+
+  async function load(key: string, query: ProviderQuery): Promise<KeptSearch> {
+    const run = service.start(query);
+    inFlight.set(key, run);
+    try {
+      const result = await run.result;
+      const json = JSON.stringify(searchAnswerSchema.encode(ok(result)));
+      return { answer: new SharedAnswer(json), run, partial: result.errors.length > 0, storedAt: now() };
+    } finally {
+      if (inFlight.get(key) === run) inFlight.delete(key);
+    }
+  }
+
+  /** The kept answer, or the one loading; a partial answer past its time is asked again. */
+  async function kept(query: ProviderQuery, key: string): Promise<KeptSearch> {
+    let found = await cache.get(key, () => load(key, query));
+    if (found.partial && now() - found.storedAt > partialAnswerMs) {
+      // Only the caller that still finds the old answer drops it; the others share its load.
+      if (cache.peek(key) === found) cache.delete(key);
+      found = await cache.get(key, () => load(key, query));
+    }
+    return found;
   }
 
   return {
     /** The answer to a search (400 for a keyword that normalises to nothing). */
     async get(input: SearchQueryParsed): Promise<SharedAnswer> {
       const query = service.resolve(input);
+      return (await kept(query, keyOf(query))).answer;
+    },
+    /**
+     * The run a stream follows: a kept one (finished: every source at once), else the one in
+     * flight for the same query (started by either route), else a new one, which fills the
+     * kept answer the merged route serves. 400 for a keyword that normalises to nothing.
+     */
+    async open(input: SearchQueryParsed): Promise<SearchRun> {
+      const query = service.resolve(input);
       const key = keyOf(query);
-      let kept = await cache.get(key, () => load(query));
-      if (kept.partial && now() - kept.storedAt > partialAnswerMs) {
-        // Only the caller that still finds the old answer drops it; the others share its load.
-        if (cache.peek(key) === kept) cache.delete(key);
-        kept = await cache.get(key, () => load(query));
-      }
-      return kept.answer;
+      const settled = cache.has(key) ? cache.peek(key) : undefined;
+      if (settled && !(settled.partial && now() - settled.storedAt > partialAnswerMs)) return (await kept(query, key)).run;
+      if (settled) cache.delete(key);
+      const loading = cache.get(key, () => load(key, query));
+      // Every provider failing is the stream's `done` with 搜索失败; the rejection is the merged route's.
+      loading.catch(() => {});
+      return inFlight.get(key) ?? (await kept(query, key)).run;
     },
     stats: () => cache.stats(),
   };

@@ -80,29 +80,55 @@ function mergeHeads(lists: Candidate[][]): Candidate[] {
   }
 }
 
+/**
+ * What has been kept so far, and whether a candidate duplicates it (the rules above): one
+ * place for the merged answer (fed in merged order) and the stream (fed source by source).
+ */
+class Kept {
+  private readonly byAddress = new Set<string>();
+  private readonly byWork = new Map<string, Candidate[]>();
+
+  /** Keeps the candidate unless it repeats one already kept; true when kept. */
+  add(candidate: Candidate): boolean {
+    const address = `${candidate.item.channel}:${candidate.item.url}`;
+    if (this.byAddress.has(address)) return false;
+    const work = `${compareText(candidate.item.artist)}\u0000${compareText(candidate.item.name)}`;
+    const same = this.byWork.get(work) ?? [];
+    if (same.some((other) => other.provider !== candidate.provider && sameRecording(other, candidate))) return false;
+    this.byAddress.add(address);
+    same.push(candidate);
+    this.byWork.set(work, same);
+    return true;
+  }
+}
+
+/** One provider's hits as candidates, in its own order when ranked, else by score (stable). */
+function candidatesOf(keyword: string, answer: ProviderHits, provider: number): Candidate[] {
+  const list = answer.list.map((item, i) => ({ item, duration: answer.durations?.[i] ?? null, score: closeness(keyword, item), position: 0, provider }));
+  if (!answer.ranked) list.sort((a, b) => b.score - a.score);
+  list.forEach((c, position) => (c.position = position));
+  return list;
+}
+
 /** Ranks and deduplicates the hits of every provider that answered, in provider order. */
 export function mergeHits(keyword: string, answers: ProviderHits[]): CatalogueItem[] {
-  const lists: Candidate[][] = answers.map((answer, provider) => {
-    const list = answer.list.map((item, i) => ({ item, duration: answer.durations?.[i] ?? null, score: closeness(keyword, item), position: 0, provider }));
-    if (!answer.ranked) list.sort((a, b) => b.score - a.score);
-    list.forEach((c, position) => (c.position = position));
-    return list;
-  });
-  const candidates = mergeHeads(lists);
+  const kept = new Kept();
+  return mergeHeads(answers.map((answer, provider) => candidatesOf(keyword, answer, provider)))
+    .filter((c) => kept.add(c))
+    .map((c) => c.item);
+}
 
-  const kept: Candidate[] = [];
-  const byAddress = new Set<string>();
-  const byWork = new Map<string, Candidate[]>();
-  for (const candidate of candidates) {
-    const address = `${candidate.item.channel}:${candidate.item.url}`;
-    if (byAddress.has(address)) continue;
-    const work = `${compareText(candidate.item.artist)}\u0000${compareText(candidate.item.name)}`;
-    const same = byWork.get(work) ?? [];
-    if (same.some((other) => other.provider !== candidate.provider && sameRecording(other, candidate))) continue;
-    byAddress.add(address);
-    same.push(candidate);
-    byWork.set(work, same);
-    kept.push(candidate);
-  }
-  return kept.map((c) => c.item);
+/**
+ * The streamed search (ADR 0050): each source's hits as it answers, to be shown after those
+ * already shown. Its own list is ranked as in the merge; hits that repeat one shown before
+ * (same address, or the same work from another source) are left out, so what is on screen
+ * never moves and never repeats.
+ */
+export function appendingMerge(keyword: string) {
+  const kept = new Kept();
+  let provider = 0;
+  return (answer: ProviderHits): CatalogueItem[] =>
+    candidatesOf(keyword, answer, provider++)
+      .filter((c) => kept.add(c))
+      .map((c) => c.item);
 }

@@ -1,49 +1,20 @@
 import { SEARCH_DEFAULT_PAGE_SIZE, searchMessages, type SearchQueryParsed, type SearchResult } from "@contracts/search";
 import { AppError } from "../../errors.js";
-import { mergeHits } from "./merge.js";
-import { ProviderSkipped, ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "./provider.js";
+import { fanOut, type SearchRun } from "./fanout.js";
+import type { ProviderQuery, SearchProvider } from "./provider.js";
 import { normalize } from "./search-text.js";
+
+export { providerMessages } from "./fanout.js";
 
 export interface SearchServiceOptions {
   /** Where a provider failure is logged (the answer only carries its Chinese message). */
   onProviderError?: (source: string, error: unknown) => void;
 }
 
-export const providerMessages = {
-  timeout: "搜索超时",
-  failed: "搜索失败",
-} as const;
-
-function failureMessage(reason: unknown): string {
-  if (reason instanceof ProviderTimeout) return providerMessages.timeout;
-  if (reason instanceof ProviderUnavailable) return reason.message;
-  return providerMessages.failed;
-}
-
-class ProviderTimeout extends Error {}
-
-/** Runs one provider under its own timeout and the caller's signal; never waits longer. */
-async function runProvider(provider: SearchProvider, query: ProviderQuery, outer?: AbortSignal): Promise<ProviderResult> {
-  const controller = new AbortController();
-  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new ProviderTimeout());
-    }, provider.timeoutMs);
-  });
-  try {
-    return await Promise.race([provider.search(query, signal), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * The search rules: resolve paging, ask every provider that serves the channel in parallel,
- * each under its timeout, and merge. A failing provider is reported in `errors` and the
- * others still answer; only when all of them fail is the search a failure (搜索失败). A provider
+ * each under its timeout, and merge (fanout.ts: one run feeds the merged answer and the stream).
+ * A failing provider is reported in `errors` and the others still answer; only when all of them fail is the search a failure (搜索失败). A provider
  * that does not serve the query (ProviderSkipped) is neither: it is left out of the answer.
  *
  * Paging: page n is every provider's page n (the local catalogue's page of `pageSize`, each
@@ -64,41 +35,19 @@ export function searchService(providers: readonly SearchProvider[] | (() => read
     return { keyword, page, pageSize, type: input.type, channel: input.channelid, kind: input.filter };
   }
 
-  async function ask(query: ProviderQuery, signal?: AbortSignal): Promise<SearchResult> {
+  /** Starts one search: every provider that serves the channel, asked at once (fanout.ts). */
+  function start(query: ProviderQuery, signal?: AbortSignal): SearchRun {
     const selected = current().filter((p) => p.serves(query.channel));
-    const settled = await Promise.allSettled(selected.map((p) => runProvider(p, query, signal)));
-
-    const result: SearchResult = { list: [], total: 0, capped: false, page: query.page, pageSize: query.pageSize, errors: [] };
-    const answered: ProviderResult[] = [];
-    let skipped = 0;
-    settled.forEach((outcome, i) => {
-      const provider = selected[i];
-      if (outcome.status === "rejected" && outcome.reason instanceof ProviderSkipped) {
-        skipped += 1;
-        return;
-      }
-      if (outcome.status === "rejected") {
-        options.onProviderError?.(provider.code, outcome.reason);
-        result.errors.push({ source: provider.code, msg: failureMessage(outcome.reason) });
-        return;
-      }
-      answered.push(outcome.value);
-      result.total += outcome.value.total;
-      result.capped ||= outcome.value.capped ?? false;
-    });
-    const asked = selected.length - skipped;
-    if (asked > 0 && result.errors.length === asked) {
-      throw new AppError(502, searchMessages.searchFailed, { errors: result.errors });
-    }
-    result.list = mergeHits(query.keyword, answered);
-    return result;
+    return fanOut(selected, query, { signal, onProviderError: options.onProviderError });
   }
 
   return {
     resolve,
-    ask,
+    start,
+    /** The merged answer of one search. */
+    ask: (query: ProviderQuery, signal?: AbortSignal): Promise<SearchResult> => start(query, signal).result,
     /** One search, asked now (kept answers: answers.ts). */
-    search: async (input: SearchQueryParsed, signal?: AbortSignal): Promise<SearchResult> => ask(resolve(input), signal),
+    search: async (input: SearchQueryParsed, signal?: AbortSignal): Promise<SearchResult> => start(resolve(input), signal).result,
   };
 }
 

@@ -1,42 +1,47 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { showDefaultCover } from "../../lib/default-cover";
 import { DEFAULT_COVER } from "@contracts/player-texts";
-import type { SearchResult } from "@contracts/search";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
 import styles from "./home.module.css";
-import { failedSourcesNotice, type HomeSearch, isExternalHit, type KnownSite, siteLogo } from "./search-api";
+import { failedSourcesNotice, isExternalHit, type KnownSite, siteLogo, type SourceState, stateText } from "./search-api";
+import type { ShownSearch } from "./search-stream";
 
 /**
  * One page of hits from our catalogue and the external sites, merged by the server. Every hit
  * names its site (logo and name); an external one links out to its page on that site, since we
  * only search and downloads happen there. Sources that failed are named in one quiet line.
+ *
+ * Streamed (ADR 0050): each source's state in one row of fixed height, hits appended below those
+ * shown, and the notice after the list, so nothing above what the visitor reads ever moves.
  */
 export function SearchResults({
-  result: { query, data },
+  result: { query, data, sources, done },
   sites,
   onPage,
 }: {
-  result: { query: HomeSearch; data: SearchResult };
+  result: ShownSearch;
   sites: readonly KnownSite[];
   onPage: (page: number) => void;
 }) {
   const pages = Math.ceil(data.total / data.pageSize);
   const notice = failedSourcesNotice(data, sites);
+  usePaintMarks(query, sources);
+  const noticeLine = notice ? (
+    <p className={styles.sourceNotice} role="status" data-source-notice>
+      {notice}
+    </p>
+  ) : null;
+  const count = `${data.total}${data.capped ? "+" : ""}`;
   return (
-    <div className={styles.results} aria-live="polite">
-      <p className={styles.resultsHead}>
-        “{query.keyword}” 找到 {data.total}
-        {data.capped ? "+" : ""} 条结果
-      </p>
-      {notice ? (
-        <p className={styles.sourceNotice} role="status" data-source-notice>
-          {notice}
-        </p>
-      ) : null}
+    <div className={styles.results} aria-live="polite" aria-busy={!done}>
+      <p className={styles.resultsHead}>{done ? `“${query.keyword}” 找到 ${count} 条结果` : `“${query.keyword}” 搜索中，已找到 ${count} 条`}</p>
+      {sources && sources.length > 1 ? <SourceStates sources={sources} /> : null}
+      {sources ? null : noticeLine}
       {data.list.length === 0 ? (
-        <p className={styles.empty}>没有找到相关内容，换个关键词试试</p>
+        <p className={styles.empty}>{done ? "没有找到相关内容，换个关键词试试" : "正在搜索其他来源…"}</p>
       ) : (
         <ol className={styles.resultList} start={(data.page - 1) * data.pageSize + 1}>
           {data.list.map((item) => (
@@ -44,6 +49,7 @@ export function SearchResults({
           ))}
         </ol>
       )}
+      {sources ? noticeLine : null}
       {data.total > data.pageSize ? (
         <nav className={styles.pager} aria-label="搜索结果分页">
           <button type="button" disabled={data.page <= 1} onClick={() => onPage(data.page - 1)}>
@@ -59,6 +65,39 @@ export function SearchResults({
       ) : null}
     </div>
   );
+}
+
+/** 本站 5 条结果 · DJUU 搜索中 · 172Mix 已跳过 · 清风DJ 失败: one row that scrolls sideways, never wraps. */
+function SourceStates({ sources }: { sources: SourceState[] }) {
+  return (
+    <ul className={styles.sourceStates} aria-label="各来源搜索状态" data-source-states>
+      {sources.map((s) => (
+        <li key={s.source} className={styles.sourceState} data-source-state={s.source} data-state={s.state} title={s.reason}>
+          <span className={styles.sourceStateName}>{s.name}</span> {stateText(s)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * `search-source:{code}` when a source's hits have painted (the frame after the commit), and
+ * `search-first-results` for the first: the bench and the e2e test read them.
+ */
+function usePaintMarks(query: ShownSearch["query"], sources: SourceState[] | null) {
+  const marked = useRef<{ query: ShownSearch["query"] | null; codes: Set<string> }>({ query: null, codes: new Set() });
+  useEffect(() => {
+    if (!sources) return;
+    if (marked.current.query !== query) marked.current = { query, codes: new Set() };
+    const fresh = sources.filter((s) => s.state !== "searching" && !marked.current.codes.has(s.source));
+    if (fresh.length === 0) return;
+    const first = marked.current.codes.size === 0;
+    for (const s of fresh) marked.current.codes.add(s.source);
+    requestAnimationFrame(() => {
+      if (first) performance.mark("search-first-results");
+      for (const s of fresh) performance.mark(`search-source:${s.source}`);
+    });
+  }, [query, sources]);
 }
 
 /** A site's cover that does not load (moved, hot-link refused) gives way to ours, once. */

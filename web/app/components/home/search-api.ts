@@ -1,6 +1,6 @@
 // Type-only: erased from the bundle, so no zod reaches the browser.
 import type { CatalogueItem } from "@contracts/catalogue-item";
-import type { SearchResult } from "@contracts/search";
+import type { SearchResult, SearchStreamDone, SearchStreamSource } from "@contracts/search";
 import { SEARCH_DEFAULT_PAGE_SIZE, searchMessages } from "@contracts/search-texts";
 import { apiGet } from "../../lib/api";
 
@@ -12,8 +12,7 @@ export interface HomeSearch {
 }
 
 
-/** GET /api/forntend/indexsearch; rejects with the server's msg or 搜索失败. */
-export async function searchCatalogue(q: HomeSearch): Promise<SearchResult> {
+function searchParams(q: HomeSearch): URLSearchParams {
   const params = new URLSearchParams({
     keyword: q.keyword,
     page: String(q.page),
@@ -21,6 +20,12 @@ export async function searchCatalogue(q: HomeSearch): Promise<SearchResult> {
     type: q.type,
   });
   if (q.channel) params.set("channelid", q.channel);
+  return params;
+}
+
+/** GET /api/forntend/indexsearch; rejects with the server's msg or 搜索失败. */
+export async function searchCatalogue(q: HomeSearch): Promise<SearchResult> {
+  const params = searchParams(q);
   let body: Awaited<ReturnType<typeof apiGet<SearchResult>>>;
   try {
     body = await apiGet<SearchResult>(`/api/forntend/indexsearch?${params}`, null);
@@ -64,4 +69,66 @@ export function failedSourcesNotice(data: Pick<SearchResult, "errors" | "list">,
   const names = [...new Set(data.errors.map((e) => sourceName(e.source, sites, data.list)))];
   if (names.length === 0) return null;
   return `${names.join("、")} 暂时无法访问，${data.list.length ? "已显示其他来源的结果" : "请稍后再试"}`;
+}
+
+/** Where the browser can follow the streamed search (ADR 0050); elsewhere the merged answer. */
+export const canStream = () => typeof EventSource !== "undefined";
+
+export interface StreamHandlers {
+  onSource(source: SearchStreamSource): void;
+  onDone(done: SearchStreamDone): void;
+  /** Nothing arrived (refused before any event: bad input, too many requests, no server): ask the merged route. */
+  onFallback(): void;
+  /** The connection broke after some events: what arrived stays, the sources still out have failed. */
+  onBroken(): void;
+}
+
+/**
+ * Follows GET /api/forntend/indexsearch/stream: one `source` event per source (本站 first), then
+ * `done`. Returns the close function (a new search, Escape, leaving the page). EventSource
+ * would reconnect on its own after a break; a search is asked once, so it is closed instead.
+ */
+export function streamSearch(q: HomeSearch, handlers: StreamHandlers): () => void {
+  const events = new EventSource(`/api/forntend/indexsearch/stream?${searchParams(q)}`);
+  let received = false;
+  const close = () => events.close();
+  events.addEventListener("source", (e) => {
+    received = true;
+    handlers.onSource(JSON.parse((e as MessageEvent<string>).data) as SearchStreamSource);
+  });
+  events.addEventListener("done", (e) => {
+    close();
+    handlers.onDone(JSON.parse((e as MessageEvent<string>).data) as SearchStreamDone);
+  });
+  events.addEventListener("error", () => {
+    close();
+    if (received) handlers.onBroken();
+    else handlers.onFallback();
+  });
+  return close;
+}
+
+/** A source's state on the search page while results come in. */
+export type SourceStateKind = "searching" | "done" | "failed" | "skipped";
+export interface SourceState {
+  source: string;
+  name: string;
+  state: SourceStateKind;
+  total: number;
+  capped: boolean;
+  /** Why, for a failed or skipped source (搜索超时, 源站暂时不可用…). */
+  reason?: string;
+}
+
+export function stateOf(event: SearchStreamSource): SourceState {
+  const state: SourceStateKind = event.skipped ? "skipped" : event.error ? "failed" : "done";
+  return { source: event.source, name: event.name, state, total: event.total, capped: event.capped, ...(event.error ? { reason: event.error } : {}) };
+}
+
+/** 搜索中 / N 条结果 / 失败 / 已跳过. */
+export function stateText(s: SourceState): string {
+  if (s.state === "searching") return "搜索中";
+  if (s.state === "failed") return "失败";
+  if (s.state === "skipped") return "已跳过";
+  return `${s.total}${s.capped ? "+" : ""} 条结果`;
 }
