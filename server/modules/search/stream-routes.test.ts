@@ -134,7 +134,12 @@ describe.each(testEngines())("GET /api/forntend/indexsearch/stream on %s", (engi
       text += value;
       for (const e of parseEvents(text).slice(arrivals.length)) arrivals.push({ source: e.data.source ?? e.event, at: performance.now() - started });
     }
-    expect(arrivals.map((a) => a.source)).toEqual(["local", "brokendj", "fastdj", "hangdj", "slowdj", "done"]);
+    // The catalogue leads; 快站 and 坏站 (20 and 5 ms) may wait for it and then come in provider
+    // order, so only their place before the 150 ms timeout and the 400 ms site is fixed.
+    const order = arrivals.map((a) => a.source);
+    expect(order[0]).toBe("local");
+    expect(order.slice(1, 3).sort()).toEqual(["brokendj", "fastdj"]);
+    expect(order.slice(3)).toEqual(["hangdj", "slowdj", "done"]);
     const at = Object.fromEntries(arrivals.map((a) => [a.source, a.at]));
     // Generous bounds for a shared machine; what matters is the order against the sites' latencies.
     expect(at.local).toBeLessThan(300);
