@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
 import styles from "./home.module.css";
+import { HitPlaces } from "./HitPlaces";
 import { failedSourcesNotice, isExternalHit, type KnownSite, siteLogo, type SourceState, stateText } from "./search-api";
 import type { ShownSearch } from "./search-stream";
 
@@ -123,6 +124,7 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
           </Link>
         )}
         {meta ? <span className={styles.resultMeta}>{meta}</span> : null}
+        <HitPlaces item={item} />
       </div>
       {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
       <span className={styles.site} data-site>
