@@ -123,8 +123,11 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
             {item.name}
           </Link>
         )}
-        {meta ? <span className={styles.resultMeta}>{meta}</span> : null}
-        <HitPlaces item={item} />
+        {/* The places share the meta's line: one found later (streamed) grows no row. */}
+        <div className={styles.resultSub}>
+          {meta ? <span className={styles.resultMeta}>{meta}</span> : null}
+          <HitPlaces item={item} />
+        </div>
       </div>
       {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
       <span className={styles.site} data-site>
