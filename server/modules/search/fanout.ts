@@ -68,7 +68,8 @@ type Settled = { ok: true; value: ProviderResult } | { ok: false; reason: unknow
  * settles. The first provider (the catalogue) leads: answers that come before it wait for it,
  * so a stream always starts with `local`. The merged answer is made once all have settled, in
  * provider order, by the same rules as ever (merge.ts); the stream's lists are the same hits
- * ranked per source and deduplicated against what was published before (`appendingMerge`).
+ * ranked per source and deduplicated against what was published before (`appendingMerge`):
+ * a copy of a hit already published is sent as that hit's `places` (ADR 0052).
  */
 export function fanOut(providers: readonly SearchProvider[], query: ProviderQuery, options: FanOutOptions = {}): SearchRun {
   const events: SearchEvent[] = [];
