@@ -1,6 +1,25 @@
 import { z } from "zod";
 
 /**
+ * One place a hit can be played from (ADR 0052): the same work found by several sources is one
+ * hit with a place per source, the fastest to start playing first.
+ */
+export const hitPlaceSchema = z.object({
+  /** The provider that found it: "local" or an external site code. */
+  source: z.string(),
+  /** That provider's id of the hit (as the item's `id`). */
+  id: z.union([z.number().int(), z.string()]),
+  website: z.string(),
+  websitelogo: z.string(),
+  /** Spelled so by the spec. */
+  palyurl: z.string(),
+  mimeType: z.string().optional(),
+  /** Our detail page or the source page. */
+  url: z.string(),
+});
+export type HitPlace = z.infer<typeof hitPlaceSchema>;
+
+/**
  * One playable item as every list shows it (search hits, category pages, the home page's lists):
  * the spec's Song fields (section 3) plus where it came from.
  */
@@ -40,5 +59,11 @@ export const catalogueItemSchema = z.object({
   view_count: z.number().int(),
   /** The provider that found it: "local" or an external site code. */
   source: z.string(),
+  /**
+   * Search hits only, and only when the hit was found in more than one place (ADR 0052): every
+   * place, the fastest to start first. In the merged answer the item's own fields are those of
+   * `places[0]`; in a stream they are those of the place shown first.
+   */
+  places: z.array(hitPlaceSchema).optional(),
 });
 export type CatalogueItem = z.infer<typeof catalogueItemSchema>;

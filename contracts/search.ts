@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { catalogueItemSchema } from "./catalogue-item";
+import { catalogueItemSchema, hitPlaceSchema } from "./catalogue-item";
 import { SEARCH_KEYWORD_MAX, SEARCH_PAGE_MAX, SEARCH_PAGE_SIZE_MAX, searchMessages } from "./search-texts";
 
 export * from "./search-texts";
@@ -85,6 +85,11 @@ export const searchStreamSourceSchema = z.object({
   skipped: z.boolean().optional(),
   /** On the first event only: every source of this search, in order (the page shows 搜索中 for those not yet in). */
   sources: z.array(z.object({ source: z.string(), name: z.string() })).optional(),
+  /**
+   * Hits shown before (by their `source` and `id`) that this source also found (ADR 0052): each
+   * shown hit's places now, the fastest first. The page sets them on that row and moves nothing.
+   */
+  places: z.array(z.object({ source: z.string(), id: z.union([z.number().int(), z.string()]), places: z.array(hitPlaceSchema) })).optional(),
 });
 export type SearchStreamSource = z.infer<typeof searchStreamSourceSchema>;
 

@@ -37,6 +37,7 @@ import { searchService } from "./modules/search/service.js";
 import { searchAnswers, type SearchAnswersOptions } from "./modules/search/answers.js";
 import { seoService } from "./modules/seo/service.js";
 import { externalSearch } from "./modules/sources/search-sources.js";
+import { startCosts } from "./modules/search/places.js";
 import { sharedBreakers } from "./modules/sources/shared-breakers.js";
 import type { HealthOptions } from "./modules/sources/health.js";
 import { sourcePlayService } from "./modules/sources/play-service.js";
@@ -235,6 +236,8 @@ export function createServices({
   });
   const search = searchService(() => [local, ...sources.providers()], {
     onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
+    // The fastest place of a hit found on several sites first: by the sources' health now (ADR 0052).
+    startCost: () => startCosts(sources.health.list()),
   });
   return {
     bus,

@@ -11,7 +11,8 @@ import type { SearchService } from "./service.js";
  * Repeated searches: an answer is fresh 30 s; until 60 s it is still served while one background
  * load replaces it (no searcher waits for a refresh); never older. 2,000 answers and 16 MB at
  * most (their bytes as held: plain JSON until first compressed, then the compressed forms).
- * Only what no event reports (view counts, which order equal hits) can be that old.
+ * Only what no event reports (view counts, which order equal hits; the sources' speeds, which order
+ * a hit's places: ADR 0052) can be that old.
  */
 export const SEARCH_ANSWERS = { freshMs: 30_000, staleMs: 60_000, maxEntries: 2_000, maxBytes: 16 * 1024 * 1024 } as const;
 

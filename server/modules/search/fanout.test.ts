@@ -8,6 +8,7 @@ import { EventEmitter } from "node:events";
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { describe, expect, it } from "vitest";
 import { fanOut, type SearchEvent } from "./fanout.js";
+import { startCosts } from "./places.js";
 import { ProviderSkipped, ProviderUnavailable, type ProviderQuery, type SearchProvider } from "./provider.js";
 import { eventStream, frameOf } from "./stream.js";
 
@@ -123,6 +124,34 @@ describe("fanOut", () => {
     await run.result;
     const lists = seen.flatMap((s) => (s.event.event === "source" ? [s.event.data.list.map((h) => h.id)] : []));
     expect(lists).toEqual([["local:夜曲"], ["a:夜曲一生"], ["b:夜曲(慢摇)"]]);
+  });
+
+  it("adds a later site's copy of a shown hit as a place of that hit (ADR 0052), fastest first, and frames it", async () => {
+    const startCost = startCosts([
+      { code: "a", state: "closed", p50Ms: 900 },
+      { code: "b", state: "closed", p50Ms: 100 },
+    ]);
+    const run = fanOut(
+      [provider("local", 0, [hit("local", "夜曲一生")]), provider("a", 5, [hit("a", "夜曲", "周杰伦"), hit("a", "夜曲一生")]), provider("b", 30, [hit("b", "夜曲", "周杰伦")])],
+      query,
+      { startCost },
+    );
+    const seen = record(run);
+    const merged = await run.result;
+    const events = seen.flatMap((s) => (s.event.event === "source" ? [s.event] : []));
+    expect(events[0]!.data.places).toBeUndefined();
+    expect(events[1]!.data.list.map((h) => h.id)).toEqual(["a:夜曲"]);
+    expect(events[1]!.data.places).toEqual([{ source: "local", id: "local:夜曲一生", places: [expect.objectContaining({ source: "local" }), expect.objectContaining({ source: "a", palyurl: "/play/夜曲一生" })] }]);
+    // b's copy of a:夜曲 is no row: a place of a's row, b first since it starts faster.
+    expect(events[2]!.data.list).toEqual([]);
+    expect(events[2]!.data.places).toEqual([{ source: "a", id: "a:夜曲", places: [expect.objectContaining({ source: "b", id: "b:夜曲" }), expect.objectContaining({ source: "a", id: "a:夜曲" })] }]);
+    const frame = JSON.parse(frameOf(events[2]!).split("\n")[1]!.slice(6));
+    expect(frame.places[0].places.map((p: { source: string }) => p.source)).toEqual(["b", "a"]);
+    // The merged answer: the same two hits, each the copy of its fastest place.
+    expect(merged.list.map((h) => [h.id, h.places?.map((p) => p.source)])).toEqual([
+      ["b:夜曲", ["b", "a"]],
+      ["local:夜曲一生", ["local", "a"]],
+    ]);
   });
 
   it("replays what has arrived to a late listener, then the rest; a finished run replays everything at once", async () => {

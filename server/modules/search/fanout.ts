@@ -1,6 +1,7 @@
 import { searchMessages, type SearchResult, type SearchStreamDone, type SearchStreamSource } from "@contracts/search";
 import { AppError } from "../../errors.js";
 import { appendingMerge, mergeHits } from "./merge.js";
+import type { StartCost } from "./places.js";
 import { ProviderSkipped, ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "./provider.js";
 
 export const providerMessages = {
@@ -56,6 +57,8 @@ export interface SearchRun {
 export interface FanOutOptions {
   signal?: AbortSignal;
   onProviderError?: (source: string, error: unknown) => void;
+  /** Which place of a hit found by several sources starts fastest (places.ts); provider order when absent. */
+  startCost?: StartCost;
 }
 
 type Settled = { ok: true; value: ProviderResult } | { ok: false; reason: unknown };
@@ -65,14 +68,15 @@ type Settled = { ok: true; value: ProviderResult } | { ok: false; reason: unknow
  * settles. The first provider (the catalogue) leads: answers that come before it wait for it,
  * so a stream always starts with `local`. The merged answer is made once all have settled, in
  * provider order, by the same rules as ever (merge.ts); the stream's lists are the same hits
- * ranked per source and deduplicated against what was published before (`appendingMerge`).
+ * ranked per source and deduplicated against what was published before (`appendingMerge`):
+ * a copy of a hit already published is sent as that hit's `places` (ADR 0052).
  */
 export function fanOut(providers: readonly SearchProvider[], query: ProviderQuery, options: FanOutOptions = {}): SearchRun {
   const events: SearchEvent[] = [];
   const listeners = new Set<(event: SearchEvent) => void>();
   const settled: (Settled | undefined)[] = providers.map(() => undefined);
   const published = providers.map(() => false);
-  const append = appendingMerge(query.keyword);
+  const append = appendingMerge(query.keyword, options.startCost);
   const sources = providers.map((p) => ({ source: p.code, name: p.name }));
 
   function publish(event: SearchEvent) {
@@ -83,7 +87,10 @@ export function fanOut(providers: readonly SearchProvider[], query: ProviderQuer
   function outcomeOf(i: number, s: Settled): SearchStreamSource {
     const provider = providers[i]!;
     const base = { source: provider.code, name: provider.name, ...(i === 0 ? { sources } : {}) };
-    if (s.ok) return { ...base, list: append(s.value), total: s.value.total, capped: s.value.capped ?? false };
+    if (s.ok) {
+      const { list, places } = append(s.value);
+      return { ...base, list, total: s.value.total, capped: s.value.capped ?? false, ...(places.length ? { places } : {}) };
+    }
     const skipped = s.reason instanceof ProviderSkipped || s.reason instanceof ProviderUnavailable;
     const error = s.reason instanceof ProviderSkipped ? undefined : failureMessage(s.reason);
     return { ...base, list: [], total: 0, capped: false, ...(error ? { error } : {}), ...(skipped ? { skipped } : {}) };
@@ -110,7 +117,7 @@ export function fanOut(providers: readonly SearchProvider[], query: ProviderQuer
   );
 
   const result = Promise.all(asked).then(() => {
-    const merged = combine(query, providers, settled as Settled[]);
+    const merged = combine(query, providers, settled as Settled[], options.startCost);
     const done: SearchStreamDone = { total: merged.total, capped: merged.capped, page: query.page, pageSize: query.pageSize, errors: merged.errors };
     if (merged.failed) done.error = searchMessages.searchFailed;
     publish({ event: "done", data: done });
@@ -142,7 +149,7 @@ export function fanOut(providers: readonly SearchProvider[], query: ProviderQuer
  * when all of those asked fail is the search a failure. A provider that does not serve the
  * query (ProviderSkipped) is neither: it is left out. `total` adds the totals.
  */
-function combine(query: ProviderQuery, providers: readonly SearchProvider[], settled: Settled[]) {
+function combine(query: ProviderQuery, providers: readonly SearchProvider[], settled: Settled[], startCost?: StartCost) {
   const result: SearchResult = { list: [], total: 0, capped: false, page: query.page, pageSize: query.pageSize, errors: [] };
   const answered: ProviderResult[] = [];
   let skipped = 0;
@@ -157,6 +164,6 @@ function combine(query: ProviderQuery, providers: readonly SearchProvider[], set
   });
   const asked = providers.length - skipped;
   const failed = asked > 0 && result.errors.length === asked;
-  result.list = failed ? [] : mergeHits(query.keyword, answered);
+  result.list = failed ? [] : mergeHits(query.keyword, answered, startCost);
   return { result, errors: result.errors, total: result.total, capped: result.capped, failed };
 }

@@ -1,8 +1,10 @@
-import type { CatalogueItem } from "@contracts/catalogue-item";
+import type { CatalogueItem, HitPlace } from "@contracts/catalogue-item";
+import { bySpeed, hitOf, inProviderOrder, placeOf, type StartCost } from "./places.js";
 import { normalize } from "./search-text.js";
 
 /**
- * How the answers of several providers become one list (issue 11, "Search across sources").
+ * How the answers of several providers become one list (issue 11, "Search across sources";
+ * ADR 0052, "ranking across sources").
  *
  * Ranking, by closeness of the hit's title to the keyword (both normalised: NFKC, lower case,
  * spaces and punctuation ignored):
@@ -13,17 +15,20 @@ import { normalize } from "./search-text.js";
  *   0  none of these (e.g. a local hit found by pinyin or initials: its place comes from the
  *      local provider's own ranking)
  * A provider whose list is `ranked` (the local catalogue, which also ranks pinyin and initials
- * and knows popularity) keeps its own order; any other list is first sorted by score (stable, so
- * the site's order stays among equals). The lists are then merged head by head: the head with the
- * highest score goes next; between equal scores the one nearer the top of its own list, then the
- * provider listed first (local first, then the sources in their configured order). So the local
- * order is never changed, equal hits interleave, and no source buries another.
+ * and knows popularity) keeps its own order; any other list is first sorted by score, then by
+ * the site's own play count where it reports one (`view_count` > 0), stable, so the site's order
+ * stays among equals. The lists are then merged head by head: the head with the highest score
+ * goes next; between equal scores the one nearer the top of its own list (so popularity counts
+ * as a rank within its own site: sites' counts are not comparable), then the provider listed
+ * first (local first, then the sources in their configured order). So the local order is never
+ * changed, equal hits interleave, and no source buries another.
  *
- * Deduplication across sources: two hits are one when their normalised artist and title are
- * equal and their durations, when both are known, are within DEDUP_DURATION_SECONDS. The hit that
- * ranks first stays (so a local item beats its external copy of the same score). Within one
- * provider equal titles stay (its own duplicates are its business); hits of one site with the
- * same address are one in any case.
+ * Duplicates across sources: two hits are one work when their normalised artist and title are
+ * equal and their durations, when both are known, are within DEDUP_DURATION_SECONDS. The work is
+ * one hit, ranked where its best copy ranks (its catalogue copy's rank when it has one), with a place per source (places.ts: the fastest to
+ * start first, and the hit's own fields those of that place). Within one provider equal titles
+ * stay apart (its own duplicates are its business); hits of one site with the same address are
+ * one in any case.
  */
 
 export const DEDUP_DURATION_SECONDS = 5;
@@ -80,55 +85,94 @@ function mergeHeads(lists: Candidate[][]): Candidate[] {
   }
 }
 
+/** One work as kept: its row (the first-ranked copy) and every copy, one per provider. */
+interface Work {
+  row: Candidate;
+  copies: Candidate[];
+}
+
 /**
- * What has been kept so far, and whether a candidate duplicates it (the rules above): one
- * place for the merged answer (fed in merged order) and the stream (fed source by source).
+ * What has been kept so far, and whether a candidate repeats it (the rules above): one place
+ * for the merged answer (fed in merged order) and the stream (fed source by source).
  */
 class Kept {
   private readonly byAddress = new Set<string>();
-  private readonly byWork = new Map<string, Candidate[]>();
+  private readonly byWork = new Map<string, Work[]>();
 
-  /** Keeps the candidate unless it repeats one already kept; true when kept. */
-  add(candidate: Candidate): boolean {
+  /** A new work, the work it is one more place of, or null when its address was kept already. */
+  add(candidate: Candidate): { work: Work; joined: boolean } | null {
     const address = `${candidate.item.channel}:${candidate.item.url}`;
-    if (this.byAddress.has(address)) return false;
-    const work = `${compareText(candidate.item.artist)}\u0000${compareText(candidate.item.name)}`;
-    const same = this.byWork.get(work) ?? [];
-    if (same.some((other) => other.provider !== candidate.provider && sameRecording(other, candidate))) return false;
+    if (this.byAddress.has(address)) return null;
     this.byAddress.add(address);
-    same.push(candidate);
-    this.byWork.set(work, same);
-    return true;
+    const key = `${compareText(candidate.item.artist)}\u0000${compareText(candidate.item.name)}`;
+    const same = this.byWork.get(key) ?? [];
+    // One place per provider: a provider's second copy of a work is a hit of its own.
+    const work = same.find((w) => w.copies.every((c) => c.provider !== candidate.provider) && w.copies.some((c) => sameRecording(c, candidate)));
+    if (work) {
+      work.copies.push(candidate);
+      return { work, joined: true };
+    }
+    const fresh = { row: candidate, copies: [candidate] };
+    same.push(fresh);
+    this.byWork.set(key, same);
+    return { work: fresh, joined: false };
   }
 }
 
-/** One provider's hits as candidates, in its own order when ranked, else by score (stable). */
+/** One provider's hits as candidates, in its own order when ranked, else by score then play count (stable). */
 function candidatesOf(keyword: string, answer: ProviderHits, provider: number): Candidate[] {
   const list = answer.list.map((item, i) => ({ item, duration: answer.durations?.[i] ?? null, score: closeness(keyword, item), position: 0, provider }));
-  if (!answer.ranked) list.sort((a, b) => b.score - a.score);
+  if (!answer.ranked) list.sort((a, b) => b.score - a.score || popularity(b.item) - popularity(a.item));
   list.forEach((c, position) => (c.position = position));
   return list;
 }
 
-/** Ranks and deduplicates the hits of every provider that answered, in provider order. */
-export function mergeHits(keyword: string, answers: ProviderHits[]): CatalogueItem[] {
+/** A site's play count where it reports one; 0 (unknown) keeps the site's order. */
+const popularity = (item: CatalogueItem) => Math.max(0, item.view_count || 0);
+
+/**
+ * Ranks the hits of every provider that answered (in provider order), one hit per work. A work
+ * ranks where its first copy ranks, or where its copy from a ranked list (the catalogue) does:
+ * that list's order holds even when an external copy of one of its items ranks higher.
+ */
+export function mergeHits(keyword: string, answers: ProviderHits[], cost: StartCost = inProviderOrder): CatalogueItem[] {
   const kept = new Kept();
-  return mergeHeads(answers.map((answer, provider) => candidatesOf(keyword, answer, provider)))
-    .filter((c) => kept.add(c))
-    .map((c) => c.item);
+  const rankAt = new Map<Work, number>();
+  mergeHeads(answers.map((answer, provider) => candidatesOf(keyword, answer, provider))).forEach((candidate, i) => {
+    const added = kept.add(candidate);
+    if (added && (!added.joined || answers[candidate.provider]!.ranked)) rankAt.set(added.work, i);
+  });
+  return [...rankAt.entries()].sort((a, b) => a[1] - b[1]).map(([work]) => hitOf(work.copies, cost));
+}
+
+/** A shown hit that a later source also found: its places now, fastest first. */
+export interface PlacesUpdate {
+  source: string;
+  id: CatalogueItem["id"];
+  places: HitPlace[];
 }
 
 /**
- * The streamed search (ADR 0050): each source's hits as it answers, to be shown after those
- * already shown. Its own list is ranked as in the merge; hits that repeat one shown before
- * (same address, or the same work from another source) are left out, so what is on screen
- * never moves and never repeats.
+ * The streamed search (ADR 0050, 0052): each source's hits as it answers, to be shown after
+ * those already shown. Its own list is ranked as in the merge; a hit of a work shown before is
+ * not a row again but one more place of the shown row (`places`), so what is on screen never
+ * moves and never repeats.
  */
-export function appendingMerge(keyword: string) {
+export function appendingMerge(keyword: string, cost: StartCost = inProviderOrder) {
   const kept = new Kept();
   let provider = 0;
-  return (answer: ProviderHits): CatalogueItem[] =>
-    candidatesOf(keyword, answer, provider++)
-      .filter((c) => kept.add(c))
-      .map((c) => c.item);
+  return (answer: ProviderHits): { list: CatalogueItem[]; places: PlacesUpdate[] } => {
+    const list: CatalogueItem[] = [];
+    const places: PlacesUpdate[] = [];
+    for (const candidate of candidatesOf(keyword, answer, provider++)) {
+      const added = kept.add(candidate);
+      if (!added) continue;
+      if (!added.joined) list.push(candidate.item);
+      else {
+        const row = added.work.row.item;
+        places.push({ source: row.source, id: row.id, places: bySpeed(added.work.copies, cost).map((c) => placeOf(c.item)) });
+      }
+    }
+    return { list, places };
+  };
 }

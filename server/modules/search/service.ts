@@ -1,6 +1,7 @@
 import { SEARCH_DEFAULT_PAGE_SIZE, searchMessages, type SearchQueryParsed, type SearchResult } from "@contracts/search";
 import { AppError } from "../../errors.js";
 import { fanOut, type SearchRun } from "./fanout.js";
+import type { StartCost } from "./places.js";
 import type { ProviderQuery, SearchProvider } from "./provider.js";
 import { normalize } from "./search-text.js";
 
@@ -9,6 +10,8 @@ export { providerMessages } from "./fanout.js";
 export interface SearchServiceOptions {
   /** Where a provider failure is logged (the answer only carries its Chinese message). */
   onProviderError?: (source: string, error: unknown) => void;
+  /** Read once per search: which place of a hit found by several sources starts fastest (ADR 0052). */
+  startCost?: () => StartCost;
 }
 
 /**
@@ -38,7 +41,7 @@ export function searchService(providers: readonly SearchProvider[] | (() => read
   /** Starts one search: every provider that serves the channel, asked at once (fanout.ts). */
   function start(query: ProviderQuery, signal?: AbortSignal): SearchRun {
     const selected = current().filter((p) => p.serves(query.channel));
-    return fanOut(selected, query, { signal, onProviderError: options.onProviderError });
+    return fanOut(selected, query, { signal, onProviderError: options.onProviderError, startCost: options.startCost?.() });
   }
 
   return {

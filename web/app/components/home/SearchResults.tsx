@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
 import styles from "./home.module.css";
+import { HitPlaces } from "./HitPlaces";
 import { failedSourcesNotice, isExternalHit, type KnownSite, siteLogo, type SourceState, stateText } from "./search-api";
 import type { ShownSearch } from "./search-stream";
 
@@ -122,7 +123,11 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
             {item.name}
           </Link>
         )}
-        {meta ? <span className={styles.resultMeta}>{meta}</span> : null}
+        {/* The places share the meta's line: one found later (streamed) grows no row. */}
+        <div className={styles.resultSub}>
+          {meta ? <span className={styles.resultMeta}>{meta}</span> : null}
+          <HitPlaces item={item} />
+        </div>
       </div>
       {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
       <span className={styles.site} data-site>

@@ -32,6 +32,19 @@ describe("the streamed search on the page", () => {
     expect(done.data.list).toBe(shown.data.list);
   });
 
+  it("sets a later source's places on the row it found again, moving nothing (ADR 0052)", () => {
+    let shown = applySource(null, query, { source: "local", name: "本站", list: [hit("local:1"), hit("local:2")], total: 2, capped: false, sources });
+    const place = (source: string, id: string) => ({ source, id, website: source, websitelogo: "", palyurl: `/play/${id}`, url: `/u/${id}` });
+    const places = [place("local", "local:2"), place("djuu", "djuu:7")];
+    shown = applySource(shown, query, { source: "djuu", name: "DJUU", list: [hit("djuu:8")], total: 2, capped: false, places: [{ source: "local", id: "local:2", places }] });
+    expect(shown.data.list.map((h) => h.id)).toEqual(["local:1", "local:2", "djuu:8"]);
+    expect(shown.data.list[1]!.places).toEqual(places);
+    expect(shown.data.list[0]!.places).toBeUndefined();
+    // An update for a row not on this page (another page, a new search) changes nothing.
+    const again = applySource(shown, query, { source: "vvvdj", name: "清风DJ", list: [], total: 0, capped: false, places: [{ source: "local", id: "local:99", places }] });
+    expect(again.data.list).toEqual(shown.data.list);
+  });
+
   it("a new search's first event starts the page anew", () => {
     const old = applySource(null, query, { source: "local", name: "本站", list: [hit("local:1")], total: 1, capped: false, sources });
     const next = { ...query, keyword: "晴天" };

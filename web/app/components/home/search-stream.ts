@@ -15,8 +15,9 @@ export interface ShownSearch {
 
 /**
  * A source's event on the page (ADR 0050): its hits go after those shown (never between them:
- * nothing the visitor is looking at moves; the server left out hits already sent), its total
- * adds up, and its state replaces 搜索中. The first event (本站) starts the page anew.
+ * nothing the visitor is looking at moves; the server left out hits already sent), its copies of
+ * hits shown are set as those rows' places (ADR 0052: same row, same place), its total adds up,
+ * and its state replaces 搜索中. The first event (本站) starts the page anew.
  */
 export function applySource(shown: ShownSearch | null, query: HomeSearch, event: SearchStreamSource): ShownSearch {
   const fresh = event.sources !== undefined || shown === null || shown.query !== query;
@@ -34,7 +35,7 @@ export function applySource(shown: ShownSearch | null, query: HomeSearch, event:
     ...base,
     data: {
       ...base.data,
-      list: [...base.data.list, ...event.list],
+      list: [...withPlaces(base.data.list, event.places), ...event.list],
       total: base.data.total + event.total,
       capped: base.data.capped || event.capped,
       errors: event.error ? [...base.data.errors, { source: event.source, msg: event.error }] : base.data.errors,
@@ -59,4 +60,14 @@ export function applyBroken(shown: ShownSearch | null): ShownSearch | null {
     sources: (shown.sources ?? []).map((s) => (s.state === "searching" ? { ...s, state: "failed", reason: searchMessages.searchFailed } : s)),
     data: { ...shown.data, errors: [...shown.data.errors, ...out.map((s) => ({ source: s.source, msg: searchMessages.searchFailed }))] },
   };
+}
+
+/** Rows shown that a later source also found, with their places now; the others untouched. */
+function withPlaces(list: SearchResult["list"], updates: SearchStreamSource["places"]): SearchResult["list"] {
+  if (!updates?.length) return list;
+  const found = new Map(updates.map((u) => [`${u.source}\u0000${String(u.id)}`, u.places]));
+  return list.map((item) => {
+    const places = found.get(`${item.source}\u0000${String(item.id)}`);
+    return places ? { ...item, places } : item;
+  });
 }
