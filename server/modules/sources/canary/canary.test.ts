@@ -133,6 +133,11 @@ describe.each(testEngines())("source canaries on %s", (engine) => {
     const kept = recorded.find((r) => r.reason.startsWith("巡检 search-ascii"));
     expect(kept).toMatchObject({ status: 200, call: { method: "search", args: ["remix", 1, "music"] } });
     expect(kept!.url).toContain(site.url);
+    // Replayed through the built-in parser, the kept page shows the drift again: nothing extracted.
+    const replay = await app.inject({ method: "POST", url: "/api/pandaadmin/recorded/replay?source=djuu", headers });
+    expect(replay.statusCode).toBe(200);
+    const row = (replay.json() as { data: { rows: { answer: { id: number }; new: { count: number; error: string | null } }[] } }).data.rows.find((r) => r.answer.id === kept!.id);
+    expect(row?.new.count ?? -1).toBe(0);
   });
 
   it("media that is not audio is drift at the media step, after a good play resolution", async () => {
