@@ -30,6 +30,8 @@ export interface BenchServerOptions {
   stdoutFile?: string;
   /** More environment for the server only (e.g. NODE_OPTIONS=--cpu-prof). */
   env?: Record<string, string>;
+  /** More Node flags for the server only (V8's, e.g. --trace-gc, which NODE_OPTIONS refuses). */
+  execArgv?: string[];
 }
 
 /** Forks bench/serve.ts with `args` and resolves once it listens, with what it serves. */
@@ -38,7 +40,7 @@ export async function startBenchServer(args: string[], options: BenchServerOptio
   const out = options.stdoutFile ? openSync(options.stdoutFile, "w") : undefined;
   const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), args, {
     // serve's node flags, without its script (build/node/main.js).
-    execArgv: ["--import", "tsx", ...serve.args.filter((a) => a.startsWith("--"))],
+    execArgv: ["--import", "tsx", ...serve.args.filter((a) => a.startsWith("--")), ...(options.execArgv ?? [])],
     // As `npm run serve` does: React and other libraries pick their production builds by it.
     env: { ...process.env, ...serve.env, ...options.env, NODE_ENV: "production" },
     stdio: out === undefined ? "inherit" : ["ignore", out, "inherit", "ipc"],

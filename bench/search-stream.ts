@@ -21,7 +21,8 @@
  * arrival to its last byte), and the catalogue alone (`channelid=local`, one search at a time).
  * CPU from /proc in windows of each round (the server's main thread and its other threads, this
  * process, Chromium), and both processes' event-loop delay: which of them the time went to.
- * `--profile dir`: the server runs with `--cpu-prof` (NODE_OPTIONS) and writes its profile there on exit.
+ * `--profile dir`: the server runs with `--cpu-prof` (NODE_OPTIONS) and writes its profile there on exit;
+ * `--server-flags=--trace-gc`: more Node flags for the server alone.
  */
 import { mkdtemp, readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -44,6 +45,8 @@ const { values } = parseArgs({
     pages: { type: "string", default: "1" },
     suites: { type: "string", default: "240" },
     profile: { type: "string" },
+    // More Node flags for the server only (e.g. --server-flags=--trace-gc: its lines go to the server's log file).
+    "server-flags": { type: "string", default: "" },
   },
 });
 const rounds = Number(values.rounds);
@@ -79,14 +82,19 @@ const logFile = path.join(dataDir, "server.log");
 const djuuSources = Object.fromEntries(sites.map((s) => [s.code, { baseUrl: s.site.url, timeoutMs: 6_000 }]));
 const server = await startBenchServer(
   ["--suites", values.suites!, "--plays", "0", "--web", "--log", "--search-samples", "5000", "--djuu-sources", JSON.stringify(djuuSources)],
-  { asServe: true, stdoutFile: logFile, env: values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(values.profile)}` } : {} },
+  {
+    asServe: true,
+    stdoutFile: logFile,
+    env: values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(values.profile)}` } : {},
+    execArgv: values["server-flags"]!.split(" ").filter(Boolean),
+  },
 );
 const url = server.base;
 
 // Full pinyin words of the catalogue: each found by the catalogue, none asked twice.
 const texts = server.target.searchSamples;
 const words = [...new Set(texts.flatMap((t) => t.split(" ").filter((w) => /^[a-z]{6,16}$/.test(w))))].sort(() => Math.random() - 0.5);
-if (words.length < (rounds + 1) * concurrent + 20) throw new Error(`only ${words.length} keywords`);
+if (words.length < (rounds + 2) * concurrent + 20) throw new Error(`only ${words.length} keywords`);
 
 /** When each fetched stream was sent (performance.now()), by keyword. */
 const sentAt = new Map<string, number>();
@@ -181,8 +189,11 @@ async function round(keywords: string[]) {
 }
 
 const take = () => words.slice(next, (next += concurrent));
-await round(take()); // warm-up: JIT, sockets, the pages' first search
-await new Promise((r) => setTimeout(r, 500));
+// Warm-up: JIT, the pages' first search, and the sources' kept-alive sockets (the second round still opens some).
+for (let i = 0; i < 2; i++) {
+  await round(take());
+  await new Promise((r) => setTimeout(r, 500));
+}
 
 const metricsLag = async () => {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -272,7 +283,7 @@ const steps = Object.fromEntries(
 );
 
 const logText = existsSync(logFile) ? await readFile(logFile, "utf8") : "";
-console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after one warm-up round); catalogue ${values.suites} suites on PGlite; ${os.cpus().length} cores`);
+console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after two warm-up rounds); catalogue ${values.suites} suites on PGlite; ${os.cpus().length} cores`);
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
 console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
 console.table(rows);
@@ -299,7 +310,7 @@ console.log(
 console.log(
   `event-loop delay during the rounds: server (prom-client, minus its 10 ms tick) p99 ${f(serverLag.p99 - 10)} ms, max ${f(serverLag.max - 10)} ms; bench (the same measure) p99 ${f(benchLoopAll.percentile(99) / 1e6 - 10)} ms, max ${f(benchLoopAll.max / 1e6 - 10)} ms`,
 );
-console.log(`server log (as npm start writes it, JSON): ${logText.split("\n").filter(Boolean).length} lines, ${Math.round(logText.length / 1024)} KB in ${logFile}`);
+console.log(`server log (as npm start writes it, JSON): ${logText.split("\n").filter((l) => l.startsWith("{")).length} lines, ${Math.round(logText.length / 1024)} KB in ${logFile}`);
 
 await browser.close();
 server.stop();
