@@ -3,7 +3,7 @@
  * answering after 50, 300, 1000 and 3000 ms. Budgets: the first results paint within 200 ms of
  * the request, and each source's results within its own latency + 50 ms, with 16 searches at once.
  *
- *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--profile dir]
+ *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir]
  *
  * The server is the real app in its own process (bench/serve.ts with `npm run serve`'s Node flags
  * and environment, the production web build, logging on as `npm start` logs, into a file), on
@@ -32,8 +32,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { hydrated, launchBrowser } from "../e2e/browser.js";
 import { ensureWebBuild } from "../e2e/web-server.js";
-import { SEARCH_ITEMS, searchPage } from "../server/modules/sources/adapters/djuu.fixtures.js";
-import { html, startFixtureSite, withLatency, type FixtureSite } from "../server/testing/fixture-site.js";
+import { API_SEARCH_ANSWER, SEARCH_ITEMS, searchPage } from "../server/modules/sources/adapters/djuu.fixtures.js";
+import { html, json, startFixtureSite, withLatency, type FixtureSite } from "../server/testing/fixture-site.js";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
 import { descendants, processesMs, threadsMs } from "./proc-cpu.js";
 
@@ -45,6 +45,7 @@ const { values } = parseArgs({
     pages: { type: "string", default: "1" },
     suites: { type: "string", default: "240" },
     profile: { type: "string" },
+    via: { type: "string", default: "page" },
     // More Node flags for the server only (e.g. --server-flags=--trace-gc: its lines go to the server's log file).
     "server-flags": { type: "string", default: "" },
   },
@@ -61,21 +62,28 @@ const loadAtStart = loadAvg();
 const dataDir = (process.env.DATA_DIR ??= await mkdtemp(path.join(os.tmpdir(), "streambench-")));
 ensureWebBuild();
 
-// Four sites, each answering every search after its latency; each keeps, by keyword, its own time
-// from the request's arrival to its last byte (the reference for the server's part).
+// Four sites, each answering every search after its latency; each keeps, by keyword, when the
+// request arrived and its own time from there to its last byte (the reference for the server's part).
+// `--via page` (default): djuu's adapter asks the app API first, the fixture answers it 404 at once,
+// and the adapter reads the search page (the page parse, two requests a search). `--via api`: the
+// fixture answers the app API (JSON) after the latency, as djuu's own API does (one request).
+const viaApi = values.via === "api";
 const page = searchPage(SEARCH_ITEMS);
-const sites: { code: string; latency: number; site: FixtureSite; served: Map<string, number> }[] = [];
+const sites: { code: string; latency: number; site: FixtureSite; served: Map<string, number>; arrivedAt: Map<string, number> }[] = [];
 for (const latency of LATENCIES) {
   const site = await startFixtureSite();
   const served = new Map<string, number>();
-  const answer = withLatency(latency, html(page));
-  site.route("/search", (req, res, match) => {
+  const arrivedAt = new Map<string, number>();
+  const answer = withLatency(latency, viaApi ? json(API_SEARCH_ANSWER) : html(page));
+  site.route(viaApi ? "/app/v1/music/search" : "/search", (req, res, match) => {
     const arrived = performance.now();
-    const keyword = new URL(req.url ?? "/", "http://fixture").searchParams.get("musicname") ?? "";
+    const query = new URL(req.url ?? "/", "http://fixture").searchParams;
+    const keyword = query.get(viaApi ? "keywords" : "musicname") ?? "";
+    arrivedAt.set(keyword, arrived);
     res.on("finish", () => served.set(keyword, performance.now() - arrived));
     return answer(req, res, match);
   });
-  sites.push({ code: `s${latency}`, latency, site, served });
+  sites.push({ code: `s${latency}`, latency, site, served, arrivedAt });
 }
 
 const logFile = path.join(dataDir, "server.log");
@@ -264,31 +272,34 @@ for (const { code, latency } of sites) {
 }
 
 // Where the added time goes, per site, for the fetched searches (ms after the stream was sent): its
-// app API asked (djuu asks it first; the fixture answers 404 at once), its search page asked, and
-// the event's arrival after the page's last byte left the site (the server's parse, merge and frame, the wire).
+// first request (the app API) arrived, the request it answers after its latency arrived (the page,
+// or the API with --via api), and the event's arrival after that answer's last byte left the site
+// (the server's parse, merge and frame, and the wire).
 const pq = (list: number[]) => `${f(quantile(list, 0.5))} / ${f(quantile(list, 0.95))}`;
 const steps = Object.fromEntries(
-  sites.map(({ code, site, served }) => {
-    const firstHit = (keyword: string, key: string) => site.hits.find((h) => h.query.get(key) === keyword)!.at - sentAt.get(keyword)!;
-    const pageAsked = streamed.map((s) => firstHit(s.keyword, "musicname"));
+  (streamed.length > 0 ? sites : []).map(({ code, site, served, arrivedAt }) => {
+    const asked = streamed.map((s) => arrivedAt.get(s.keyword)! - sentAt.get(s.keyword)!);
     return [
       code,
       {
-        "API asked p50/p95": pq(streamed.map((s) => firstHit(s.keyword, "keywords"))),
-        "page asked p50/p95": pq(pageAsked),
-        "event after the page's last byte p50/p95": pq(streamed.map((s, i) => s.arrivals[code]! - pageAsked[i]! - served.get(s.keyword)!)),
+        "first request (app API) p50/p95": pq(streamed.map((s) => site.hits.find((h) => h.query.get("keywords") === s.keyword)!.at - sentAt.get(s.keyword)!)),
+        [`${viaApi ? "API" : "page"} asked p50/p95`]: pq(asked),
+        "event after its last byte p50/p95": pq(streamed.map((s, i) => s.arrivals[code]! - asked[i]! - served.get(s.keyword)!)),
       },
     ];
   }),
 );
 
 const logText = existsSync(logFile) ? await readFile(logFile, "utf8") : "";
+console.log(`sources: djuu's adapter through its ${viaApi ? "app API (one request a search)" : "search page (the app API answering 404 first)"}`);
 console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after two warm-up rounds); catalogue ${values.suites} suites on PGlite; ${os.cpus().length} cores`);
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
 console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
 console.table(rows);
-console.log("fetched searches, ms after the stream was sent: each site's app API asked, its page asked; the event's arrival after the site's last byte");
-console.table(steps);
+if (streamed.length > 0) {
+  console.log("fetched searches, ms after the stream was sent: each site's first request, the one it answers after its latency; the event's arrival after that answer's last byte");
+  console.table(steps);
+}
 const meanOf = (list: Record<string, number>[], k: string) => list.reduce((s, x) => s + x[k]!, 0) / list.length;
 const cpuRows = Object.fromEntries(
   Object.entries(windows).map(([name, list]) => [
