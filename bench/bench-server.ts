@@ -1,7 +1,9 @@
 import type autocannon from "autocannon";
 import { fork } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { BenchTarget } from "./serve.js";
+import { serveCommand } from "../scripts/cluster/stack.js";
 
 /** The password of serve.ts's `--members` (benchmember1…N). */
 export const BENCH_MEMBER_PASSWORD = "bench-password-2026";
@@ -16,22 +18,39 @@ export const benchClientAddress = () =>
 export interface BenchServer {
   base: string;
   target: BenchTarget;
+  /** The server process's id (its CPU in /proc/{pid}). */
+  pid: number;
   stop(): void;
 }
 
+export interface BenchServerOptions {
+  /** Node's flags and environment of `npm run serve` (package.json: the heap and malloc settings of ADR 0037). */
+  asServe?: boolean;
+  /** The server's stdout into this file (its log, with serve.ts `--log`) rather than the bench's terminal. */
+  stdoutFile?: string;
+  /** More environment for the server only (e.g. NODE_OPTIONS=--cpu-prof). */
+  env?: Record<string, string>;
+  /** More Node flags for the server only (V8's, e.g. --trace-gc, which NODE_OPTIONS refuses). */
+  execArgv?: string[];
+}
+
 /** Forks bench/serve.ts with `args` and resolves once it listens, with what it serves. */
-export async function startBenchServer(args: string[]): Promise<BenchServer> {
+export async function startBenchServer(args: string[], options: BenchServerOptions = {}): Promise<BenchServer> {
+  const serve = options.asServe ? serveCommand() : { env: {}, args: [] };
+  const out = options.stdoutFile ? openSync(options.stdoutFile, "w") : undefined;
   const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), args, {
-    execArgv: ["--import", "tsx"],
+    // serve's node flags, without its script (build/node/main.js).
+    execArgv: ["--import", "tsx", ...serve.args.filter((a) => a.startsWith("--")), ...(options.execArgv ?? [])],
     // As `npm run serve` does: React and other libraries pick their production builds by it.
-    env: { ...process.env, NODE_ENV: "production" },
-    stdio: "inherit",
+    env: { ...process.env, ...serve.env, ...options.env, NODE_ENV: "production" },
+    stdio: out === undefined ? "inherit" : ["ignore", out, "inherit", "ipc"],
   });
+  if (out !== undefined) closeSync(out); // the child holds its own copy
   const target = await new Promise<BenchTarget>((resolve, reject) => {
     server.once("message", (m) => resolve(m as BenchTarget));
     server.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
   });
-  return { base: `http://127.0.0.1:${target.port}`, target, stop: () => server.kill("SIGTERM") };
+  return { base: `http://127.0.0.1:${target.port}`, target, pid: server.pid!, stop: () => server.kill("SIGTERM") };
 }
 
 /** The options every load benchmark takes (parseArgs form): run length, load, catalogue size, encoding. */

@@ -3,35 +3,39 @@
  * answering after 50, 300, 1000 and 3000 ms. Budgets: the first results paint within 200 ms of
  * the request, and each source's results within its own latency + 50 ms, with 16 searches at once.
  *
- *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240]
+ *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir]
  *
- * The app is the production web build on PGlite (the e2e suite's server: demo catalogue, in this
- * process with the fixture sites); each site is djuu's adapter on its own fixture site, under its
- * own code, with a 6 s timeout. Each round starts `concurrent` searches at the same moment:
- * `pages` of them typed in Chromium pages (one browser), the others streams fetched by this
- * process (`--pages 1`: one visitor's browser beside 15 other searches, as visitors each have
- * their own machine; `--pages 16`: sixteen pages of one Chromium on this machine's cores). Every
- * search is a new keyword (full pinyin drawn from the catalogue's search text: the catalogue finds
- * it, 172Mix-style ASCII, and no kept answer serves it). Times are the page's `performance`
- * marks (SearchPanel/SearchResults): `search-request` when the search starts, `search-first-results`
- * and `search-source:{code}` in the frame after each source's hits were committed.
+ * The server is the real app in its own process (bench/serve.ts with `npm run serve`'s Node flags
+ * and environment, the production web build, logging on as `npm start` logs, into a file), on
+ * PGlite with the demo catalogue; each site is djuu's adapter on its own fixture site under its
+ * own code (`serve.ts --djuu-sources`), with a 6 s timeout. The fixture sites, the fetch clients
+ * and Chromium run beside it in this process (Chromium in its own). Each round starts `concurrent`
+ * searches at the same moment: `pages` of them typed in Chromium pages (one browser), the others
+ * streams fetched by this process. Every search is a new keyword (full pinyin drawn from the
+ * catalogue's search text: the catalogue finds it, and no kept answer serves it). Chromium times
+ * are the page's `performance` marks (SearchPanel/SearchResults): `search-request` when the search
+ * starts, `search-first-results` and `search-source:{code}` in the frame after each source's hits
+ * were committed; fetch times are each `event: source`'s arrival.
+ *
+ * References, measured in the same run: each site's own time for the same search (its request's
+ * arrival to its last byte), and the catalogue alone (`channelid=local`, one search at a time).
+ * CPU from /proc in windows of each round (the server's main thread and its other threads, this
+ * process, Chromium), and both processes' event-loop delay: which of them the time went to.
+ * `--profile dir`: the server runs with `--cpu-prof` (NODE_OPTIONS) and writes its profile there on exit;
+ * `--server-flags=--trace-gc`: more Node flags for the server alone.
  */
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { sql } from "drizzle-orm";
 import { hydrated, launchBrowser } from "../e2e/browser.js";
 import { ensureWebBuild } from "../e2e/web-server.js";
-import { seedDemoCatalogue } from "../server/db/seed/index.js";
-import { queryRows } from "../server/db/sql.js";
-import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
-import { createDjuuAdapter } from "../server/modules/sources/adapters/djuu.js";
-import { SEARCH_ITEMS, searchPage } from "../server/modules/sources/adapters/djuu.fixtures.js";
-import { createSourceFetcher } from "../server/modules/sources/fetch/client.js";
-import type { SourceAdapterEntry } from "../server/modules/sources/source-provider.js";
-import { html, startFixtureSite, withLatency, type FixtureSite } from "../server/testing/fixture-site.js";
-import { createTestApp } from "../server/testing/test-app.js";
+import { API_SEARCH_ANSWER, SEARCH_ITEMS, searchPage } from "../server/modules/sources/adapters/djuu.fixtures.js";
+import { html, json, startFixtureSite, withLatency, type FixtureSite } from "../server/testing/fixture-site.js";
+import { benchClientAddress, startBenchServer } from "./bench-server.js";
+import { descendants, processesMs, threadsMs } from "./proc-cpu.js";
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +44,10 @@ const { values } = parseArgs({
     // How many of the concurrent searches are Chromium pages (the rest: streams fetched by this process).
     pages: { type: "string", default: "1" },
     suites: { type: "string", default: "240" },
+    profile: { type: "string" },
+    via: { type: "string", default: "page" },
+    // More Node flags for the server only (e.g. --server-flags=--trace-gc: its lines go to the server's log file).
+    "server-flags": { type: "string", default: "" },
   },
 });
 const rounds = Number(values.rounds);
@@ -48,121 +56,276 @@ const pageCount = Math.min(Number(values.pages), concurrent);
 const LATENCIES = [50, 300, 1000, 3000];
 const FIRST_PAINT_BUDGET_MS = 200;
 const SOURCE_BUDGET_MS = 50;
+const loadAvg = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
+const loadAtStart = loadAvg();
 
-process.env.DATA_DIR ??= await mkdtemp(path.join(os.tmpdir(), "streambench-"));
+const dataDir = (process.env.DATA_DIR ??= await mkdtemp(path.join(os.tmpdir(), "streambench-")));
 ensureWebBuild();
 
-// Four sites, each answering every search after its latency.
-const sites: { code: string; latency: number; site: FixtureSite; close(): void }[] = [];
-const entries: SourceAdapterEntry[] = [];
+// Four sites, each answering every search after its latency; each keeps, by keyword, when the
+// request arrived and its own time from there to its last byte (the reference for the server's part).
+// `--via page` (default): djuu's adapter asks the app API first, the fixture answers it 404 at once,
+// and the adapter reads the search page (the page parse, two requests a search). `--via api`: the
+// fixture answers the app API (JSON) after the latency, as djuu's own API does (one request).
+const viaApi = values.via === "api";
+const page = searchPage(SEARCH_ITEMS);
+const sites: { code: string; latency: number; site: FixtureSite; served: Map<string, number>; arrivedAt: Map<string, number> }[] = [];
 for (const latency of LATENCIES) {
-  const code = `s${latency}`;
   const site = await startFixtureSite();
-  site.route("/search", withLatency(latency, html(searchPage(SEARCH_ITEMS))));
-  const fetcher = createSourceFetcher({
-    source: code,
-    allowedHosts: [site.host],
-    allowAddresses: [site.host],
-    userAgent: "DJSearchBot/1.0 (+http://bench/about)",
-    logger: { warn: () => {}, info: () => {}, error: () => {}, debug: () => {} } as never,
-    minIntervalMs: 0,
-    concurrency: concurrent * 2,
-    timeoutMs: 6_000,
+  const served = new Map<string, number>();
+  const arrivedAt = new Map<string, number>();
+  const answer = withLatency(latency, viaApi ? json(API_SEARCH_ANSWER) : html(page));
+  site.route(viaApi ? "/app/v1/music/search" : "/search", (req, res, match) => {
+    const arrived = performance.now();
+    const query = new URL(req.url ?? "/", "http://fixture").searchParams;
+    const keyword = query.get(viaApi ? "keywords" : "musicname") ?? "";
+    arrivedAt.set(keyword, arrived);
+    res.on("finish", () => served.set(keyword, performance.now() - arrived));
+    return answer(req, res, match);
   });
-  entries.push({ code, name: `${latency}ms站`, homepage: site.url, timeoutMs: 6_000, adapter: createDjuuAdapter({ fetcher, baseUrl: site.url, apiBaseUrl: `${site.url}/app/v1` }) });
-  sites.push({ code, latency, site, close: () => fetcher.close() });
+  sites.push({ code: `s${latency}`, latency, site, served, arrivedAt });
 }
 
-// Each client its own address (X-Forwarded-For from loopback): the per-IP search limit is not what is measured.
-const testApp = await createTestApp("pglite", { web: true, sourceAdapters: entries, env: { TRUST_PROXY: "loopback" } });
-const media = await prepareDemoMedia(testApp.dataDir);
-await seedDemoCatalogue(testApp.database, { media, suites: Number(values.suites), plays: 0, writes: testApp.app.services.writes });
-const url = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
+const logFile = path.join(dataDir, "server.log");
+const djuuSources = Object.fromEntries(sites.map((s) => [s.code, { baseUrl: s.site.url, timeoutMs: 6_000 }]));
+const server = await startBenchServer(
+  ["--suites", values.suites!, "--plays", "0", "--web", "--log", "--search-samples", "5000", "--djuu-sources", JSON.stringify(djuuSources)],
+  {
+    asServe: true,
+    stdoutFile: logFile,
+    env: values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(values.profile)}` } : {},
+    execArgv: values["server-flags"]!.split(" ").filter(Boolean),
+  },
+);
+const url = server.base;
 
 // Full pinyin words of the catalogue: each found by the catalogue, none asked twice.
-const texts = await queryRows<{ text: string }>(testApp.database.db, sql`select search_text as text from items where status = 'normal' and playtype = 'mp3'`);
-const words = [...new Set(texts.flatMap((r) => r.text.split(" ").filter((w) => /^[a-z]{6,16}$/.test(w))))].sort(() => Math.random() - 0.5);
-if (words.length < (rounds + 1) * concurrent) throw new Error(`only ${words.length} keywords`);
+const texts = server.target.searchSamples;
+const words = [...new Set(texts.flatMap((t) => t.split(" ").filter((w) => /^[a-z]{6,16}$/.test(w))))].sort(() => Math.random() - 0.5);
+if (words.length < (rounds + 2) * concurrent + 20) throw new Error(`only ${words.length} keywords`);
 
-// The catalogue's own time: the local provider alone, as the stream's first event needs it.
-const localMs: number[] = [];
-for (const word of words.slice(0, 20)) {
-  const started = performance.now();
-  await testApp.app.services.search.search({ keyword: word, type: "mp3", channelid: "local" } as never);
-  localMs.push(performance.now() - started);
-}
-
+/** When each fetched stream was sent (performance.now()), by keyword. */
+const sentAt = new Map<string, number>();
 /** One stream fetched by this process: each source's event's arrival after the request was sent. */
-async function streamOne(keyword: string, i: number): Promise<Record<string, number>> {
+async function streamOne(keyword: string, query = ""): Promise<Record<string, number>> {
   const started = performance.now();
-  const res = await fetch(`${url}/api/forntend/indexsearch/stream?keyword=${encodeURIComponent(keyword)}&limit=5`, { headers: { "x-forwarded-for": `198.18.0.${1 + (i % 250)}` } });
+  sentAt.set(keyword, started);
+  const res = await fetch(`${url}/api/forntend/indexsearch/stream?keyword=${encodeURIComponent(keyword)}&limit=5${query}`, {
+    headers: { "x-forwarded-for": benchClientAddress() },
+  });
   const arrivals: Record<string, number> = {};
   let text = "";
   for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) {
+    const at = performance.now() - started;
     text += chunk;
-    for (const m of text.matchAll(/event: source\ndata: \{"source":"([^"]+)"/g)) arrivals[m[1]!] ??= performance.now() - started;
+    for (const m of text.matchAll(/event: source\ndata: \{"source":"([^"]+)"/g)) arrivals[m[1]!] ??= at;
   }
   return arrivals;
 }
 
+// The catalogue's own time through the same route, one search at a time.
+let next = 0;
+const localMs: number[] = [];
+for (const word of words.slice(next, (next += 20))) localMs.push((await streamOne(word, "&channelid=local")).local!);
+
 const browser = await launchBrowser();
 const pages = await Promise.all(
-  Array.from({ length: pageCount }, (_, i) => browser.newPage({ viewport: { width: 1366, height: 900 }, locale: "zh-CN", extraHTTPHeaders: { "x-forwarded-for": `198.19.0.${i + 1}` } })),
+  Array.from({ length: pageCount }, () => browser.newPage({ viewport: { width: 1366, height: 900 }, locale: "zh-CN", extraHTTPHeaders: { "x-forwarded-for": benchClientAddress() } })),
 );
-for (const page of pages) {
-  await page.goto(`${url}/`);
-  await hydrated(page);
+for (const p of pages) {
+  await p.goto(`${url}/`);
+  await hydrated(p);
 }
+
+// This process's event-loop delay: a late fetch client would be counted as the server's time.
+const benchLoop = monitorEventLoopDelay({ resolution: 10 }); // per window (reset by each snapshot)
+const benchLoopAll = monitorEventLoopDelay({ resolution: 10 }); // all rounds
+benchLoop.enable();
+// CPU: the server's threads, this process, and Chromium (this process's other descendants).
+const serverTree = new Set([server.pid, ...descendants(server.pid)]);
+const chromium = descendants(process.pid).filter((pid) => !serverTree.has(pid));
+interface Snap {
+  at: number;
+  /** This process's longest event-loop delay since the previous reading (ms, its 10 ms tick included). */
+  benchLoopMax: number;
+  serverMain: number;
+  /** The server's main thread runnable but not running: the machine's other work had the cores. */
+  serverMainWaited: number;
+  serverOthers: number;
+  bench: number;
+  chromium: number;
+}
+const CPU_KEYS = ["serverMain", "serverMainWaited", "serverOthers", "bench", "chromium"] as const;
+const snap = (): Snap => {
+  const s = threadsMs(server.pid);
+  const b = threadsMs(process.pid);
+  const benchLoopMax = benchLoop.max / 1e6;
+  benchLoop.reset();
+  return { at: performance.now(), benchLoopMax, serverMain: s.main, serverMainWaited: s.mainWait, serverOthers: s.others, bench: b.main + b.others, chromium: processesMs(chromium) };
+};
+/** Windows after a round's start, each holding one burst of answers (ms). */
+const WINDOWS: [string, number, number][] = [
+  ["0–200 ms (本站, s50)", 0, 200],
+  ["300–500 ms (s300)", 300, 500],
+  ["1000–1200 ms (s1000)", 1000, 1200],
+  ["3000–3200 ms (s3000)", 3000, 3200],
+];
 
 type Marks = Record<string, number>;
 /** One round: every page and every fetched stream searches at once, each a new keyword. */
-async function round(keywords: string[]): Promise<{ marks: Marks[]; streams: Record<string, number>[] }> {
+async function round(keywords: string[]) {
   const typed = keywords.slice(0, pageCount);
-  await Promise.all(pages.map((page, i) => page.getByLabel("搜索关键词").fill(typed[i]!)));
+  await Promise.all(pages.map((p, i) => p.getByLabel("搜索关键词").fill(typed[i]!)));
+  const snaps = new Map<number, Snap>([[0, snap()]]);
+  const timers = WINDOWS.flatMap(([, from, to]) => [from, to]).filter((t) => t > 0).map((t) => setTimeout(() => snaps.set(t, snap()), t));
   const [marks, streams] = await Promise.all([
     (async () => {
-      await Promise.all(pages.map((page) => page.getByRole("search").getByRole("button", { name: "搜索" }).click()));
-      await Promise.all(pages.map((page, i) => page.getByText(`“${typed[i]}” 找到`).waitFor({ timeout: 15_000 })));
+      await Promise.all(pages.map((p) => p.getByRole("search").getByRole("button", { name: "搜索" }).click()));
+      await Promise.all(pages.map((p, i) => p.getByText(`“${typed[i]}” 找到`).waitFor({ timeout: 15_000 })));
       // The last marks are set in the frame after the last commit.
-      await Promise.all(pages.map((page) => page.waitForFunction(() => performance.getEntriesByName("search-source:s3000").length > 0)));
-      return Promise.all(pages.map((page) => page.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])))));
+      await Promise.all(pages.map((p) => p.waitForFunction(() => performance.getEntriesByName("search-source:s3000").length > 0)));
+      return Promise.all(pages.map((p) => p.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])))));
     })(),
-    Promise.all(keywords.slice(pageCount).map(streamOne)),
+    Promise.all(keywords.slice(pageCount).map((k) => streamOne(k))),
   ]);
-  return { marks, streams };
+  // The last window closes before the round ends (its burst's CPU is counted whole).
+  const lastWindowEnd = WINDOWS.at(-1)![2];
+  await new Promise((r) => setTimeout(r, Math.max(0, snaps.get(0)!.at + lastWindowEnd + 20 - performance.now())));
+  timers.forEach(clearTimeout);
+  snaps.set(-1, snap());
+  return { marks: marks as Marks[], streams, typed, fetched: keywords.slice(pageCount), snaps };
 }
 
-let next = 0;
 const take = () => words.slice(next, (next += concurrent));
-await round(take()); // warm-up: JIT, sockets, the pages' first search
-
-const samples: Marks[] = [];
-const streamed: Record<string, number>[] = [];
-for (let r = 0; r < rounds; r++) {
-  const { marks, streams } = await round(take());
-  samples.push(...marks);
-  streamed.push(...streams);
+// Warm-up: JIT, the pages' first search, and the sources' kept-alive sockets (the second round still opens some).
+for (let i = 0; i < 2; i++) {
+  await round(take());
+  await new Promise((r) => setTimeout(r, 500));
 }
+
+const metricsLag = async () => {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, "mu").exec(text)?.[1] ?? NaN) * 1000;
+  return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
+};
+await metricsLag(); // prom-client's histogram resets when read
+benchLoopAll.enable();
+const cpuAtStart = snap();
+
+const samples: { marks: Marks; keyword: string }[] = [];
+const streamed: { arrivals: Record<string, number>; keyword: string }[] = [];
+const windows: Record<string, Record<string, number>[]> = {};
+for (let r = 0; r < rounds; r++) {
+  const result = await round(take());
+  result.marks.forEach((marks, i) => samples.push({ marks, keyword: result.typed[i]! }));
+  result.streams.forEach((arrivals, i) => streamed.push({ arrivals, keyword: result.fetched[i]! }));
+  const pairs: [string, Snap | undefined, Snap | undefined][] = [...WINDOWS.map(([name, from, to]) => [name, result.snaps.get(from), result.snaps.get(to)] as [string, Snap | undefined, Snap | undefined]), ["whole round", result.snaps.get(0), result.snaps.get(-1)]];
+  for (const [name, a, b] of pairs) {
+    if (!a || !b) continue;
+    const wall = b.at - a.at;
+    const cores = (k: keyof Omit<Snap, "at">) => (b[k] - a[k]) / wall;
+    (windows[name] ??= []).push({ ...Object.fromEntries(CPU_KEYS.map((k) => [k, cores(k)])), benchLoopMax: name === "whole round" ? NaN : b.benchLoopMax - 10 });
+  }
+  await new Promise((r) => setTimeout(r, 500));
+}
+const cpuAtEnd = snap();
+benchLoop.disable();
+benchLoopAll.disable();
+const serverLag = await metricsLag();
 
 const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil(q * list.length) - 1)]!;
 const f = (n: number) => n.toFixed(1);
 const since = (m: Marks, name: string) => m[name]! - m["search-request"]!;
 const rows: Record<string, string | number>[] = [];
-const row = (what: string, ms: number[], budget: number) =>
+/** One row: the times, the budget, and the reference (the site's own times for the same searches) with what the server and page added to it. */
+const row = (what: string, ms: number[], budget: number, reference?: { ms: number[]; added: number[] }) =>
   ms.length > 0 &&
-  rows.push({ what, searches: ms.length, "p50 ms": f(quantile(ms, 0.5)), "p95 ms": f(quantile(ms, 0.95)), "max ms": f(Math.max(...ms)), budget: `≤ ${budget}`, met: Math.max(...ms) <= budget ? "yes" : quantile(ms, 0.95) <= budget ? "p95" : "no" });
+  rows.push({
+    what,
+    n: ms.length,
+    "p50 ms": f(quantile(ms, 0.5)),
+    "p95 ms": f(quantile(ms, 0.95)),
+    "max ms": f(Math.max(...ms)),
+    budget: `≤ ${budget}`,
+    met: Math.max(...ms) <= budget ? "yes" : quantile(ms, 0.95) <= budget ? "p95" : "no",
+    "reference p50/p95": reference ? `${f(quantile(reference.ms, 0.5))} / ${f(quantile(reference.ms, 0.95))}` : "",
+    "added p50/p95": reference ? `${f(quantile(reference.added, 0.5))} / ${f(quantile(reference.added, 0.95))}` : "",
+  });
+const siteRef = (code: string, list: { keyword: string; ms: number }[]) => {
+  const served = sites.find((s) => s.code === code)!.served;
+  const pairs = list.filter((x) => served.has(x.keyword));
+  return { ms: pairs.map((x) => served.get(x.keyword)!), added: pairs.map((x) => x.ms - served.get(x.keyword)!) };
+};
+const localRef = (ms: number[]) => ({ ms: localMs, added: ms.map((m) => m - quantile(localMs, 0.5)) });
 
-row("fetch: 本站's event arrived", streamed.map((a) => a.local!), FIRST_PAINT_BUDGET_MS);
-for (const { code, latency } of sites) row(`fetch: ${code}'s event arrived`, streamed.map((a) => a[code]!), latency + SOURCE_BUDGET_MS);
-row("Chromium: first results painted (本站)", samples.map((m) => since(m, "search-first-results")), FIRST_PAINT_BUDGET_MS);
-for (const { code, latency } of sites) row(`Chromium: ${code}'s results painted`, samples.map((m) => since(m, `search-source:${code}`)), latency + SOURCE_BUDGET_MS);
-console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after one warm-up round); catalogue ${values.suites} suites on PGlite; load ${os.loadavg()[0].toFixed(2)} (${os.cpus().length} cores)`);
-console.log(`the catalogue alone (search service, 20 keywords, one at a time): p50 ${f(quantile(localMs, 0.5))} ms, max ${f(Math.max(...localMs))} ms`);
+const fetchLocal = streamed.map((s) => s.arrivals.local!);
+row("fetch: 本站's event arrived", fetchLocal, FIRST_PAINT_BUDGET_MS, localRef(fetchLocal));
+for (const { code, latency } of sites) {
+  const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! }));
+  row(`fetch: ${code}'s event arrived`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
+}
+const paintFirst = samples.map((s) => since(s.marks, "search-first-results"));
+row("Chromium: first results painted (本站)", paintFirst, FIRST_PAINT_BUDGET_MS, localRef(paintFirst));
+for (const { code, latency } of sites) {
+  const list = samples.map((s) => ({ keyword: s.keyword, ms: since(s.marks, `search-source:${code}`) }));
+  row(`Chromium: ${code}'s results painted`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
+}
+
+// Where the added time goes, per site, for the fetched searches (ms after the stream was sent): its
+// first request (the app API) arrived, the request it answers after its latency arrived (the page,
+// or the API with --via api), and the event's arrival after that answer's last byte left the site
+// (the server's parse, merge and frame, and the wire).
+const pq = (list: number[]) => `${f(quantile(list, 0.5))} / ${f(quantile(list, 0.95))}`;
+const steps = Object.fromEntries(
+  (streamed.length > 0 ? sites : []).map(({ code, site, served, arrivedAt }) => {
+    const asked = streamed.map((s) => arrivedAt.get(s.keyword)! - sentAt.get(s.keyword)!);
+    return [
+      code,
+      {
+        "first request (app API) p50/p95": pq(streamed.map((s) => site.hits.find((h) => h.query.get("keywords") === s.keyword)!.at - sentAt.get(s.keyword)!)),
+        [`${viaApi ? "API" : "page"} asked p50/p95`]: pq(asked),
+        "event after its last byte p50/p95": pq(streamed.map((s, i) => s.arrivals[code]! - asked[i]! - served.get(s.keyword)!)),
+      },
+    ];
+  }),
+);
+
+const logText = existsSync(logFile) ? await readFile(logFile, "utf8") : "";
+console.log(`sources: djuu's adapter through its ${viaApi ? "app API (one request a search)" : "search page (the app API answering 404 first)"}`);
+console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after two warm-up rounds); catalogue ${values.suites} suites on PGlite; ${os.cpus().length} cores`);
+console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
+console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
 console.table(rows);
+if (streamed.length > 0) {
+  console.log("fetched searches, ms after the stream was sent: each site's first request, the one it answers after its latency; the event's arrival after that answer's last byte");
+  console.table(steps);
+}
+const meanOf = (list: Record<string, number>[], k: string) => list.reduce((s, x) => s + x[k]!, 0) / list.length;
+const cpuRows = Object.fromEntries(
+  Object.entries(windows).map(([name, list]) => [
+    name,
+    {
+      ...Object.fromEntries(CPU_KEYS.map((k) => [`${k} (mean / max)`, `${meanOf(list, k).toFixed(2)} / ${Math.max(...list.map((x) => x[k]!)).toFixed(2)}`])),
+      "bench loop delay max ms": name === "whole round" ? "" : f(Math.max(...list.map((x) => x.benchLoopMax!))),
+    },
+  ]),
+);
+console.log(
+  "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (fixture sites and fetch clients), Chromium",
+);
+console.table(cpuRows);
+const wall = cpuAtEnd.at - cpuAtStart.at;
+console.log(
+  `all rounds (${(wall / 1000).toFixed(1)} s): server main ${((cpuAtEnd.serverMain - cpuAtStart.serverMain) / wall).toFixed(2)} cores (waited ${((cpuAtEnd.serverMainWaited - cpuAtStart.serverMainWaited) / wall).toFixed(2)}), other threads ${((cpuAtEnd.serverOthers - cpuAtStart.serverOthers) / wall).toFixed(2)}; bench ${((cpuAtEnd.bench - cpuAtStart.bench) / wall).toFixed(2)}; Chromium ${((cpuAtEnd.chromium - cpuAtStart.chromium) / wall).toFixed(2)}`,
+);
+console.log(
+  `event-loop delay during the rounds: server (prom-client, minus its 10 ms tick) p99 ${f(serverLag.p99 - 10)} ms, max ${f(serverLag.max - 10)} ms; bench (the same measure) p99 ${f(benchLoopAll.percentile(99) / 1e6 - 10)} ms, max ${f(benchLoopAll.max / 1e6 - 10)} ms`,
+);
+console.log(`server log (as npm start writes it, JSON): ${logText.split("\n").filter((l) => l.startsWith("{")).length} lines, ${Math.round(logText.length / 1024)} KB in ${logFile}`);
 
 await browser.close();
-await testApp.close();
-for (const s of sites) {
-  s.close();
-  await s.site.close();
-}
+server.stop();
+// The profile is written as the server exits.
+for (let i = 0; i < 100 && existsSync(`/proc/${server.pid}`); i++) await new Promise((r) => setTimeout(r, 100));
+for (const s of sites) await s.site.close();
+process.exit(0);

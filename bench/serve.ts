@@ -1,8 +1,8 @@
 /**
- * The benchmarked server: the real app (buildApp, production mode, logger off) on a seeded
- * database, in a process of its own so the load generator does not share its CPU.
+ * The benchmarked server: the real app (buildApp, production mode, logger off unless `--log`) on
+ * a seeded database, in a process of its own so the load generator does not share its CPU.
  *
- *   npx tsx bench/serve.ts [--suites 100000] [--plays 1000000] [--web] [--port 0] [--members 0]
+ *   npx tsx bench/serve.ts [--suites 100000] [--plays 1000000] [--web] [--port 0] [--members 0] [--log]
  *
  * Run it with NODE_ENV=production (bench/api.ts and bench/lighthouse.ts do): React's server
  * renderer, loaded by Node from node_modules, picks its development build otherwise.
@@ -17,6 +17,11 @@
  * where the JSON's per-code overrides say (`createSourceAdapters({ overrides })`: fixture sites
  * for bench/search-sources.ts; without it none is used and the built-ins are switched off);
  * `--breaker-threshold N` sets the sources' circuit breaker.
+ * `--djuu-sources {json}` adds sources under codes of their own, each djuu's adapter on a fixture
+ * site: `{"s50": {"baseUrl": "http://127.0.0.1:port", "timeoutMs": 6000}}` (bench/search-stream.ts:
+ * four djuu-shaped sites at four latencies; the built-ins are three and parse differently).
+ * `--log` logs as `npm start` does (pino at LOG_LEVEL, default info; JSON when stdout is not a
+ * terminal), the sources' lines with their request's id (main.ts).
  * `--plugins dir` installs and enables every source plugin (.js) in `dir` (bench/plugins.ts;
  * OUTBOUND_ALLOW must let them reach their fixture sites).
  * `--search-samples N` hands over the search_text of N random visible items (bench/search-load.ts
@@ -42,6 +47,11 @@ import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
 import { createSourceAdapters, type SourceOverride } from "../server/modules/sources/registry.js";
 import { applyExternalSources } from "../server/modules/sources/builtin-switches.js";
 import { BENCH_MEMBER_PASSWORD } from "./bench-server.js";
+import { createDjuuAdapter } from "../server/modules/sources/adapters/djuu.js";
+import { createSourceFetcher } from "../server/modules/sources/fetch/client.js";
+import type { SourceAdapterEntry } from "../server/modules/sources/source-provider.js";
+import { createLogger, logFormatFor } from "../server/lib/log-output.js";
+import { requestScopedLogger } from "../server/http/request-scope.js";
 
 export interface BenchTarget {
   port: number;
@@ -72,19 +82,36 @@ const { values } = parseArgs({
     sources: { type: "string" },
     plugins: { type: "string" },
     "breaker-threshold": { type: "string" },
+    "djuu-sources": { type: "string" },
+    log: { type: "boolean", default: false },
     "search-samples": { type: "string", default: "0" },
     "search-cache-ms": { type: "string" },
     pool: { type: "string" },
   },
 });
 
+/** `--djuu-sources`: djuu's adapter under other codes, each on its fixture site, no politeness limits (the bench's own searches would queue). */
+function djuuSources(sites: Record<string, { baseUrl: string; timeoutMs?: number }>) {
+  const closers: (() => void)[] = [];
+  const entries = Object.entries(sites).map(([code, { baseUrl, timeoutMs = 3_000 }]): SourceAdapterEntry => {
+    const host = new URL(baseUrl).hostname;
+    const fetcher = createSourceFetcher({ source: code, allowedHosts: [host], allowAddresses: [host], userAgent: "DJSearchBot/1.0 (+http://127.0.0.1/bench)", logger: sourceLogger, minIntervalMs: 0, concurrency: 64, timeoutMs });
+    closers.push(() => fetcher.close());
+    return { code, name: `${code}站`, homepage: baseUrl, timeoutMs, adapter: createDjuuAdapter({ fetcher, baseUrl, apiBaseUrl: `${baseUrl}/app/v1` }) };
+  });
+  return { entries, close: () => closers.forEach((close) => close()) };
+}
+
 if (process.env.NODE_ENV !== "production") console.warn("bench/serve.ts: NODE_ENV is not production; React renders in development mode");
 // Loopback is the proxy: bench/api.ts sends each request as from another client address.
 const config = {
   // The pages' canonical links name the host the benches ask (Lighthouse's SEO audit checks it).
-  ...loadConfig({ TRUST_PROXY: "127.0.0.1", PUBLIC_URL: "http://127.0.0.1", ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent" }),
+  ...loadConfig({ TRUST_PROXY: "127.0.0.1", PUBLIC_URL: "http://127.0.0.1", ...process.env, NODE_ENV: "production", ...(values.log ? {} : { LOG_LEVEL: "silent" }) }),
   port: Number(values.port),
 };
+// As main.ts builds it: readable on a terminal, JSON when piped.
+const logger = values.log ? createLogger({ level: config.logLevel, format: logFormatFor(config.logFormat) }) : undefined;
+const sourceLogger = logger ? requestScopedLogger(logger) : { warn: () => undefined };
 if (!config.databaseUrl && !process.env.DATA_DIR) throw new Error("set DATABASE_URL or DATA_DIR (the seeded database is kept there)");
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
@@ -97,17 +124,18 @@ const database = await openDatabase({
 const external = values.sources
   ? createSourceAdapters({
       userAgent: "DJSearchBot/1.0 (+http://127.0.0.1/bench)",
-      logger: { warn: () => undefined },
+      logger: sourceLogger,
       overrides: JSON.parse(values.sources) as Record<string, SourceOverride>,
     })
   : undefined;
+const djuuCopies = values["djuu-sources"] ? djuuSources(JSON.parse(values["djuu-sources"]) as Record<string, { baseUrl: string; timeoutMs?: number }>) : undefined;
 const app = await buildApp({
   config,
   database,
-  logger: false,
+  logger: logger ?? false,
   web: values.web,
   // Sources only when `--sources` points them at fixture sites: a benchmark never asks the real ones.
-  sourceAdapters: external?.sources ?? [],
+  sourceAdapters: [...(external?.sources ?? []), ...(djuuCopies?.entries ?? [])],
   // As for the built-ins' fixture sites: politeness limits would queue the bench's own searches.
   ...(values.plugins ? { plugins: { concurrency: 32 } } : {}),
   ...(values["breaker-threshold"] ? { sourceBreaker: { failureThreshold: Number(values["breaker-threshold"]) } } : {}),
@@ -194,6 +222,7 @@ else console.log(`READY ${JSON.stringify({ ...target, ids: target.ids.slice(0, 1
 const stop = async () => {
   await app.close();
   external?.close();
+  djuuCopies?.close();
   await database.close();
   process.exit(0);
 };
