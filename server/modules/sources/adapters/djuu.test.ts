@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 /** A djuu on a fixture server; `override` registers routes that win over today's pages. */
-async function djuu(override: (site: FixtureSite) => void = () => {}, timeoutMs = 2_000) {
+async function djuu(override: (site: FixtureSite) => void = () => {}, timeoutMs = 2_000, apiRestMs?: number) {
   site = await startFixtureSite();
   sites.push(site);
   override(site);
@@ -43,7 +43,7 @@ async function djuu(override: (site: FixtureSite) => void = () => {}, timeoutMs 
     timeoutMs,
   });
   closers.push(() => fetcher.close());
-  return createDjuuAdapter({ fetcher, baseUrl: site.url, apiBaseUrl: `${site.url}/app/v1`, mediaBaseUrl: "https://mp4.djuu.com" });
+  return createDjuuAdapter({ fetcher, baseUrl: site.url, apiBaseUrl: `${site.url}/app/v1`, mediaBaseUrl: "https://mp4.djuu.com", ...(apiRestMs !== undefined ? { apiRestMs } : {}) });
 }
 
 async function failure(promise: Promise<unknown>): Promise<SourceError> {
@@ -275,6 +275,28 @@ describe("djuu: the app API first, the web pages when it fails", () => {
     expect(site.hits.map((h) => h.path)).toEqual(["/app/v1/music/search", "/search"]);
     expect(page.items.map((i) => i.sourceId)).toEqual(["201001", "201002", "201003"]);
     expect(page.hasMore).toBe(true);
+  });
+
+  it("an API channel that is gone (404) rests: the next searches ask the web pages alone, then the API again", async () => {
+    const adapter = await djuu(() => {}, 2_000, 300);
+    await adapter.search(search("夜曲"));
+    await adapter.search(search("夜曲", 2));
+    expect(site.hits.map((h) => h.path)).toEqual(["/app/v1/music/search", "/search", "/search"]);
+    // Another channel of the same API is not put to rest by the search channel's 404.
+    expect((await adapter.resolveMedia("201001")).url).toBe("https://mp4.djuu.com/c4/22/2026/201001.m4a?t=1795000000");
+    await new Promise((r) => setTimeout(r, 320));
+    await adapter.search(search("夜曲"));
+    expect(site.hits.slice(-2).map((h) => h.path)).toEqual(["/app/v1/music/search", "/search"]);
+  });
+
+  it.each([
+    ["refusing one song", json({ code: -1, msg: "请登录" })],
+    ["failing (a 503)", status(503)],
+  ])("an API %s does not rest the channel: the next play asks it again", async (_why, answer) => {
+    const adapter = await djuu((s) => s.route("/app/v1/music/listen", answer));
+    await adapter.resolveMedia("201001");
+    await adapter.resolveMedia("201001");
+    expect(site.hits.map((h) => h.path)).toEqual(["/app/v1/music/listen", "/play/201001.html", "/app/v1/music/listen", "/play/201001.html"]);
   });
 
   it("the web pages failing too is the source's error", async () => {

@@ -29,7 +29,16 @@ export interface DjuuContext extends AdapterContext {
   apiBaseUrl?: string;
   /** Where `file` paths live, default https://mp4.djuu.com. */
   mediaBaseUrl?: string;
+  /** How long an app API channel that answered 404 rests before it is asked again (default 5 min; tests). */
+  apiRestMs?: number;
 }
+
+/**
+ * An app API channel that answers 404/410 is gone: it is not asked again for a while, or every
+ * search would pay its round trip before the web pages. A channel down, refusing or failing is
+ * the source's outage, which its breaker handles; an envelope refusing one song is that song's.
+ */
+const API_REST_MS = 5 * 60_000;
 
 /**
  * djuu's app has no day/week/month charts: `playRankings` has 1 热门 (by plays) and 2 推荐
@@ -54,12 +63,16 @@ export function createDjuuAdapter(context: DjuuContext): SourceAdapter {
    * The app API first; when it fails (down, refused, a code other than 1, an answer of another
    * shape) or has nothing to give (undefined), the web pages. The caller giving up is not hidden.
    */
-  async function apiFirst<T>(fromApi: () => Promise<T | undefined>, fromWeb: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    try {
-      const answer = await fromApi();
-      if (answer !== undefined) return answer;
-    } catch (error) {
-      if (!(error instanceof SourceError) || signal?.aborted) throw error;
+  const restingUntil = new Map<string, number>();
+  async function apiFirst<T>(channel: string, fromApi: () => Promise<T | undefined>, fromWeb: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (Date.now() >= (restingUntil.get(channel) ?? 0)) {
+      try {
+        const answer = await fromApi();
+        if (answer !== undefined) return answer;
+      } catch (error) {
+        if (!(error instanceof SourceError) || signal?.aborted) throw error;
+        if (error.kind === "not_found") restingUntil.set(channel, Date.now() + (context.apiRestMs ?? API_REST_MS));
+      }
     }
     return fromWeb();
   }
@@ -156,7 +169,7 @@ export function createDjuuAdapter(context: DjuuContext): SourceAdapter {
 
     async search(input: SearchInput, signal?: AbortSignal): Promise<SourcePage> {
       if (input.type === "mp4") return { items: [], hasMore: false }; // djuu has audio only
-      const page = await apiFirst(() => searchApi(input, signal), () => searchWeb(input, signal), signal);
+      const page = await apiFirst("search", () => searchApi(input, signal), () => searchWeb(input, signal), signal);
       return input.kind ? { ...page, items: page.items.filter((item) => item.kind === input.kind) } : page;
     },
 
@@ -176,13 +189,13 @@ export function createDjuuAdapter(context: DjuuContext): SourceAdapter {
 
     async details(sourceId: string, signal?: AbortSignal): Promise<SourceItemDetails> {
       if (!/^\d+$/u.test(sourceId)) throw new SourceError(source, "not_found", `no djuu item ${sourceId}`);
-      return apiFirst(() => detailsApi(sourceId, signal), () => detailsWeb(sourceId, signal), signal);
+      return apiFirst("details", () => detailsApi(sourceId, signal), () => detailsWeb(sourceId, signal), signal);
     },
 
     async resolveMedia(sourceId: string, signal?: AbortSignal): Promise<ResolvedMedia> {
       if (!/^\d+$/u.test(sourceId)) throw new SourceError(source, "not_found", `no djuu item ${sourceId}`);
       // No address from the API (none, or the API failing): the play page's file.
-      return apiFirst(() => mediaApi(sourceId, signal), () => mediaWeb(sourceId, signal), signal);
+      return apiFirst("listen", () => mediaApi(sourceId, signal), () => mediaWeb(sourceId, signal), signal);
     },
   };
 }
