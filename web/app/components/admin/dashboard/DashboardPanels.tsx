@@ -80,7 +80,7 @@ const STATE_TAGS = {
 
 const sourceColumns: ColumnsType<DashboardSourceHealth> = [
   { title: "来源", dataIndex: "name", render: (name: string, r) => `${name} (${r.code})` },
-  { title: "状态", dataIndex: "state", render: (s: DashboardSourceHealth["state"]) => STATE_TAGS[s] },
+  { title: "熔断状态", dataIndex: "state", render: (s: DashboardSourceHealth["state"]) => STATE_TAGS[s] },
   {
     title: "成功率",
     dataIndex: "successRate",
