@@ -49,14 +49,19 @@
   };
   global.__call = call;
   // The last pages fetched, by their text: the host still holds them (no copy back for cheerio).
-  const bodies = new Map();
+  // A list, not a Map keyed by the text: a Map hashes the whole page on each set and get.
+  const bodies = [];
   global.__rememberBody = (text, bodyId) => {
     if (!bodyId || typeof text !== "string") return;
-    bodies.set(text, bodyId);
-    if (bodies.size > 8) bodies.delete(bodies.keys().next().value);
+    bodies.push({ text, bodyId });
+    if (bodies.length > 8) bodies.shift();
+  };
+  const bodyIdOf = (html) => {
+    for (let i = bodies.length - 1; i >= 0; i--) if (bodies[i].text.length === html.length && bodies[i].text === html) return bodies[i].bodyId;
+    return 0;
   };
   global.__domLoad = (html, xml) => {
-    const id = host.domLoad(html, Boolean(xml), bodies.get(html) ?? 0);
+    const id = host.domLoad(html, Boolean(xml), typeof html === "string" ? bodyIdOf(html) : 0);
     if (typeof id !== "number") throw new Error(id);
     return id;
   };
