@@ -146,7 +146,7 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
     "staged" in done ? { installed: [], staged: [done.staged], failed: [] } : { installed: [done.installed], staged: [], failed: [] };
 
   /** Puts a stored newer version in use (the one before stays for a rollback). */
-  async function activate(actor: AuditActor, platform: string, versionId: number, origin?: string): Promise<PluginAdminAnswer> {
+  async function activate(actor: Actor, platform: string, versionId: number, origin?: string): Promise<PluginAdminAnswer> {
     await writes.transaction(async (w, tx) => {
       const r = pluginRepo(tx as unknown as AppDatabase);
       const before = await r.get(platform);
@@ -239,7 +239,7 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
       return { versionId, version, current };
     },
 
-    activate: (actor: AuditActor, platform: string, versionId: number) => activate(actor, platform, versionId),
+    activate: (actor: Actor, platform: string, versionId: number) => activate(actor, platform, versionId),
 
     async patch(actor: Actor, platform: string, patch: PluginPatch): Promise<PluginAdminAnswer> {
       await writes.transaction(async (w, tx) => {
