@@ -193,9 +193,11 @@ if (values.plugins) {
   const { pluginAdminMessages } = await import("../contracts/plugin-admin.js");
   const plugins = app.services.plugins.admin;
   for (const file of (await readdir(values.plugins)).filter((f) => f.endsWith(".js")).sort()) {
-    await plugins.installFile(SITE_ACTOR, await readFile(path.join(values.plugins, file), "utf8")).catch((err: unknown) => {
+    const done = await plugins.installFile(SITE_ACTOR, await readFile(path.join(values.plugins, file), "utf8")).catch((err: unknown) => {
       if ((err as Error).message !== pluginAdminMessages.notNewer) throw err;
     });
+    // A newer file of an installed platform is staged (ADR 0051): the bench runs the files given.
+    for (const staged of done?.staged ?? []) await plugins.activate(SITE_ACTOR, staged.platform, staged.versionId);
   }
   for (const plugin of await plugins.list()) await plugins.patch(SITE_ACTOR, plugin.platform, { enabled: true });
 }

@@ -65,7 +65,27 @@ export const pluginTryAnswerSchema = z.object({
 });
 export type PluginTryAnswer = z.infer<typeof pluginTryAnswerSchema>;
 
-export const pluginInstalledSchema = z.object({ installed: z.array(pluginAdminSchema), failed: z.array(z.object({ name: z.string(), error: z.string() })) });
+/**
+ * A newer version of an installed platform brought by upload, address or subscription: stored,
+ * not used, until it is replayed and activated (issue 22, ADR 0051).
+ */
+export const pluginStagedVersionSchema = z.object({
+  platform: z.string(),
+  versionId: z.number().int(),
+  version: z.string(),
+  /** The version in use, which stays in use until `activate`. */
+  current: z.string(),
+});
+export type PluginStagedVersion = z.infer<typeof pluginStagedVersionSchema>;
+
+export const pluginInstalledSchema = z.object({
+  /** New platforms, installed switched off. */
+  installed: z.array(pluginAdminSchema),
+  /** Newer versions of installed platforms, stored and not yet used. */
+  staged: z.array(pluginStagedVersionSchema),
+  failed: z.array(z.object({ name: z.string(), error: z.string() })),
+});
+export type PluginInstalledAnswer = z.infer<typeof pluginInstalledSchema>;
 export const pluginDeletedSchema = z.object({ platform: z.string() });
 
 /** MusicFree's subscription format. */

@@ -3,7 +3,8 @@
  * the plugin's site is a loopback fixture): try a plugin and save the answers its requests got
  * as samples, see them in the 样本 drawer, find an update that breaks the parse (shown beside
  * the version in use, not activated), then a good one activated after its replay, and enable
- * the plugin. Screenshots at 1440×900 under test-results/screenshots/recorded/ (SHOTS_DIR overrides).
+ * the plugin. A newer version uploaded as a file is staged the same way: the replay dialog opens
+ * before it is used. Screenshots at 1440×900 under test-results/screenshots/recorded/ (SHOTS_DIR overrides).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -153,6 +154,35 @@ describe("样本: saved from a try, replayed before an update is enabled", () =>
     await page.locator(".ant-popconfirm").getByRole("button", { name: /删\s*除|确\s*定/u }).click();
     await toast("已删除样本");
     await expect.poll(() => drawer.getByTestId("recorded-table").locator("tr.ant-table-row").count()).toBe(1);
+    expect(unexpected()).toEqual([]);
+  });
+
+  it("an uploaded newer version is not used at once: the replay dialog opens, and 启用新版本 puts it in use", async () => {
+    const file = path.join(tmpdir(), `yedian-recorded-1.3.0-${process.pid}.js`);
+    writeFileSync(file, yedianPlugin("1.3.0", site.url, "上传"));
+    const drawer = page.getByTestId("recorded-drawer");
+    await page.locator(".ant-drawer-close").click();
+    await drawer.waitFor({ state: "hidden" });
+    await page.getByRole("tab", { name: "上传文件" }).click();
+    await page.getByTestId("plugin-install").locator("input[type=file]").setInputFiles(file);
+    await toast("夜店DJ：已下载新版本 v1.3.0，回放样本后再启用");
+    await expect(page.getByTestId("plugin-install-staged").textContent()).resolves.toMatch(/已下载新版本 v1\.3\.0，回放样本后再启用.*当前仍在使用 v1\.2\.0/u);
+    const found = page.getByRole("dialog", { name: "发现新版本：夜店DJ v1.3.0（当前 v1.2.0）" });
+    await found.getByText("新版本在全部 1 个样本上不比当前版本差").waitFor({ timeout: 20_000 });
+    const reading = found.getByTestId("plugin-replay").getByTestId("replay-reading");
+    await expect(reading.nth(1).textContent()).resolves.toMatch(/^20 条上传夜曲串烧1上传夜曲2/u);
+    // Stored, not used: the list still shows the version in use.
+    await expect(pluginRow().getByTestId("plugin-version").textContent()).resolves.toBe("v1.2.0");
+    await settled();
+    await shot("07-upload-staged-replay");
+    await found.getByRole("button", { name: "启用新版本 v1.3.0" }).click();
+    await toast("已更新 夜店DJ：v1.2.0 → v1.3.0");
+    await expect.poll(() => pluginRow().getByTestId("plugin-version").textContent()).toBe("v1.3.0");
+    await expect(pluginRow().getByTestId("plugin-previous-version").textContent()).resolves.toBe("上一版本 v1.2.0");
+    // No longer waiting: the install card's notice of it is gone.
+    await page.getByTestId("plugin-install-staged").waitFor({ state: "detached" });
+    await settled();
+    await shot("08-upload-activated");
     expect(unexpected()).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
   let app: FastifyInstance;
   let site: FixtureSite;
   let admin: Awaited<ReturnType<typeof createTestAdmin>>;
+  const served: Record<string, string> = {};
 
   const upload = (code: string) => {
     const body = multipartBody({ name: "plugin.js", type: "application/javascript", bytes: Buffer.from(code) });
@@ -34,6 +35,12 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
   beforeAll(async () => {
     site = await startFixtureSite();
     serveYedian(site);
+    // Plugin files and subscriptions served by address (the plugin's srcUrl is /plugin.js).
+    site.route(/^\/(sub\/.+|plugin\.js)$/u, (req, res) => {
+      const text = served[new URL(req.url ?? "/", "http://x").pathname];
+      res.statusCode = text === undefined ? 404 : 200;
+      res.end(text ?? "");
+    });
     testApp = await createTestApp(engine, { plugins: { allowAddresses: [site.host], misbehavingThreshold: 2, limits: { callCpuMs: 300 } } });
     app = testApp.app;
     admin = await createTestAdmin(testApp.database.db, { role: "super" });
@@ -134,14 +141,30 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     expect((await search("夜曲")).list.some((i) => i.id === "p-yediandj:1")).toBe(true);
   });
 
-  it("updates to a newer version, refuses an older one, rolls back in one step, and audits each", async () => {
-    const updated = await upload(yedianPlugin("1.1.0", site.url, "新版"));
-    expect(updated.json().data.installed[0]).toMatchObject({ version: "1.1.0", previousVersion: "1.0.0", enabled: true });
-    expect((await search("夜曲")).list.find((i) => i.source === "p-yediandj")?.name).toBe("新版夜曲串烧1");
+  it("stages an uploaded newer version without using it, activates it, refuses an older one, rolls back, and audits each", async () => {
+    const uploaded = await upload(yedianPlugin("1.1.0", site.url, "新版"));
+    expect(uploaded.statusCode).toBe(200);
+    const answer = uploaded.json().data;
+    expect(answer).toMatchObject({ installed: [], failed: [], staged: [{ platform: "夜店DJ", version: "1.1.0", current: "1.0.0" }] });
+    const versionId = answer.staged[0].versionId as number;
+    // Stored, not used: the plugin still runs the old version's code.
+    expect((await call("GET", "")).json().data.plugins[0]).toMatchObject({ version: "1.0.0", previousVersion: null, enabled: true });
+    expect((await search("夜曲")).list.find((i) => i.source === "p-yediandj")?.name).toBe("夜曲串烧1");
+    const [stored] = await testApp.database.db.select().from(pluginVersions).where(eq(pluginVersions.id, versionId));
+    expect(stored).toMatchObject({ platform: "夜店DJ", version: "1.1.0" });
 
-    const older = await upload(yedianPlugin("1.0.5", site.url));
-    expect(older.statusCode).toBe(400);
-    expect(older.json().msg).toBe("该平台已安装相同或更新的版本");
+    // The version in use again is refused, as before.
+    expect((await upload(yedianPlugin("1.0.0", site.url))).json().msg).toBe("该平台已安装相同或更新的版本");
+
+    const activated = await call("POST", `/${platform}/activate`, { versionId });
+    expect(activated.json().data).toMatchObject({ version: "1.1.0", previousVersion: "1.0.0", enabled: true });
+    expect((await search("夜曲")).list.find((i) => i.source === "p-yediandj")?.name).toBe("新版夜曲串烧1");
+    // Older than (or equal to) the version now in use: refused with today's message.
+    for (const v of ["1.0.5", "1.1.0"]) {
+      const older = await upload(yedianPlugin(v, site.url));
+      expect(older.statusCode).toBe(400);
+      expect(older.json().msg).toBe("该平台已安装相同或更新的版本");
+    }
 
     const rolled = await call("POST", `/${platform}/rollback`);
     expect(rolled.json().data).toMatchObject({ version: "1.0.0", previousVersion: "1.1.0" });
@@ -149,8 +172,40 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     expect((await search("夜曲")).list.find((i) => i.source === "p-yediandj")?.name).toBe("夜曲串烧1");
 
     const audits = await testApp.database.db.select().from(auditLog).where(eq(auditLog.targetType, "plugin")).orderBy(asc(auditLog.id));
-    expect(audits.map((a) => a.action)).toEqual(["plugin.install", "plugin.update", "plugin.update", "plugin.update", "plugin.update", "plugin.rollback"]);
+    expect(audits.map((a) => a.action)).toEqual(["plugin.install", "plugin.update", "plugin.update", "plugin.update", "plugin.stage", "plugin.update", "plugin.rollback"]);
+    expect(audits[4]!.detail).toMatchObject({ platform: "夜店DJ", versionId, version: "1.1.0", current: "1.0.0" });
     expect(audits.every((a) => a.adminId === admin.id)).toBe(true);
+  });
+
+  it("a subscription stages a newer version of an installed platform and installs a new one", async () => {
+    const other = `module.exports = { platform: "订阅新站", version: "1.0.0", srcUrl: "${site.url}/sub/new.js", async search() { return { isEnd: true, data: [] }; } };`;
+    served["/sub/yedian.js"] = yedianPlugin("1.2.0", site.url, "订阅");
+    served["/sub/new.js"] = other;
+    served["/sub/old.js"] = yedianPlugin("0.9.0", site.url);
+    served["/sub/list.json"] = JSON.stringify({ plugins: [{ name: "夜店", url: `${site.url}/sub/yedian.js` }, { name: "新站", url: `${site.url}/sub/new.js` }, { name: "旧版", url: `${site.url}/sub/old.js` }] });
+    const res = await call("POST", "", { subscription: `${site.url}/sub/list.json` });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.staged).toEqual([{ platform: "夜店DJ", versionId: expect.any(Number), version: "1.2.0", current: "1.0.0" }]);
+    expect(data.installed.map((p: { platform: string; enabled: boolean }) => [p.platform, p.enabled])).toEqual([["订阅新站", false]]);
+    expect(data.failed).toEqual([{ name: "旧版", error: "该平台已安装相同或更新的版本" }]);
+    // The installed platform still runs 1.0.0.
+    expect((await call("GET", "")).json().data.plugins.find((p: { platform: string }) => p.platform === "夜店DJ")).toMatchObject({ version: "1.0.0" });
+    // By address, the same: staged.
+    const byUrl = await call("POST", "", { url: `${site.url}/sub/yedian.js` });
+    expect(byUrl.json().data).toMatchObject({ installed: [], failed: [], staged: [{ platform: "夜店DJ", version: "1.2.0", current: "1.0.0" }] });
+    expect((await call("GET", "")).json().data.plugins.find((p: { platform: string }) => p.platform === "夜店DJ")).toMatchObject({ version: "1.0.0" });
+    expect((await call("DELETE", `/${encodeURIComponent("订阅新站")}`)).statusCode).toBe(200);
+  });
+
+  it("POST …/update stays install-and-use for API clients: staged and activated in one call", async () => {
+    served["/plugin.js"] = yedianPlugin("1.3.0", site.url, "更新");
+    const updated = await call("POST", `/${platform}/update`);
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().data).toMatchObject({ version: "1.3.0", previousVersion: "1.0.0" });
+    const audits = await testApp.database.db.select().from(auditLog).where(eq(auditLog.targetType, "plugin")).orderBy(asc(auditLog.id));
+    expect(audits.slice(-2).map((a) => a.action)).toEqual(["plugin.stage", "plugin.update"]);
+    expect((await call("POST", `/${platform}/update`)).json().msg).toBe("该平台已安装相同或更新的版本");
   });
 
   it("answers bad input with Chinese messages and 4xx, changing nothing", async () => {

@@ -59,7 +59,7 @@ export const pluginRoutes: FastifyPluginAsync<{ services: AppServices }> = async
     {
       schema: {
         tags,
-        summary: "安装插件: 上传文件 (multipart file), 或 JSON {url} 插件地址, 或 {subscription} 订阅地址; 同平台的新版本即为更新 (记审计)",
+        summary: "安装插件: 上传文件 (multipart file), 或 JSON {url} 插件地址, 或 {subscription} 订阅地址. 新平台安装后默认停用 (installed); 已安装平台的更高版本只保存不启用 (staged: 回放样本后用 activate 启用); 相同或更低版本拒绝 (记审计)",
         consumes: ["multipart/form-data", "application/json"],
         body: pluginInstallUrlSchema.nullish(),
         response: { 200: envelope(pluginInstalledSchema) },
@@ -67,10 +67,10 @@ export const pluginRoutes: FastifyPluginAsync<{ services: AppServices }> = async
     },
     async (request) => {
       const actor = auditActor(request);
-      if (request.isMultipart()) return ok({ installed: [await admin.installFile(actor, await uploadedCode(request))], failed: [] });
+      if (request.isMultipart()) return ok(await admin.installFile(actor, await uploadedCode(request)));
       const body = request.body ?? {};
       if (body.subscription) return ok(await admin.installSubscription(actor, body.subscription));
-      if (body.url) return ok({ installed: [await admin.installUrl(actor, body.url)], failed: [] });
+      if (body.url) return ok(await admin.installUrl(actor, body.url));
       throw badRequest(messages.noSource);
     },
   );
@@ -97,7 +97,7 @@ export const pluginRoutes: FastifyPluginAsync<{ services: AppServices }> = async
 
   api.post(
     "/api/pandaadmin/plugins/:platform/update",
-    { schema: { tags, summary: "从插件的 srcUrl 下载并安装更新的版本 (版本号更大时)", params, response: { 200: envelope(pluginAdminSchema) } } },
+    { schema: { tags, summary: "从插件的 srcUrl 下载更高的版本并立即启用 (供 API 调用: 等于 stage 后立即 activate, 不回放样本; 后台界面用 stage + replay + activate; 记审计)", params, response: { 200: envelope(pluginAdminSchema) } } },
     async (request) => ok(await admin.update(auditActor(request), request.params.platform)),
   );
 

@@ -1,4 +1,4 @@
-import { compareVersions, pluginAdminMessages as messages, pluginSubscriptionSchema, PLUGIN_MAX_BYTES, type PluginAdminAnswer, type PluginPatch, type PluginTryAnswer } from "@contracts/plugin-admin";
+import { compareVersions, pluginAdminMessages as messages, pluginSubscriptionSchema, PLUGIN_MAX_BYTES, type PluginAdminAnswer, type PluginInstalledAnswer, type PluginPatch, type PluginStagedVersion, type PluginTryAnswer } from "@contracts/plugin-admin";
 import { createHash } from "node:crypto";
 import { pinyin } from "pinyin-pro";
 import type { AppDatabase } from "../../db/types.js";
@@ -9,6 +9,7 @@ import type { LiveSourceDirectory } from "../sources/directory.js";
 import { BUILTIN_SOURCES } from "../sources/registry.js";
 import { sourceSiteRepo } from "../sources/site-repo.js";
 import { capabilitiesOf } from "./plugin-adapter.js";
+import { stageVersion } from "./plugin-versions.js";
 import { pluginRepo, type PluginWithVersion } from "./repo.js";
 import type { PluginRuntime } from "./runtime.js";
 import { PluginCallError } from "./sandbox/host.js";
@@ -115,29 +116,67 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
     }
   };
 
-  async function installCode(actor: Actor, code: string, origin: string | null): Promise<PluginAdminAnswer> {
+  /**
+   * A new platform is installed switched off; a newer version of an installed one is staged, not
+   * used (issue 22, ADR 0051 amendment); an older or equal one is refused.
+   */
+  async function installCode(actor: Actor, code: string, origin: string | null): Promise<{ installed: PluginAdminAnswer } | { staged: PluginStagedVersion }> {
     const { platform, version, meta } = await inspect(code);
     const sha256 = createHash("sha256").update(code).digest("hex");
+    const staged = await writes.transaction(async (w, tx) => {
+      const r = pluginRepo(tx as unknown as AppDatabase);
+      const before = await r.get(platform);
+      if (before) return stageVersion(tx as unknown as AppDatabase, audit, actor, before, { version, code, meta, origin });
+      const versionId = await r.addVersion({ platform, version, code, sha256, meta, installedBy: actor.adminId === null ? null : String(actor.adminId) });
+      let sourceCode = ownSourceCode(platform);
+      while (await r.bySource(sourceCode)) sourceCode = `${sourceCode.slice(0, 28)}-${Math.floor(Math.random() * 1000)}`;
+      await r.insert({ platform, sourceCode, currentVersionId: versionId, origin });
+      await touchSource(w, tx as unknown as Tx, sourceCode, { name: platform, homepage: homepageOf(meta), enabled: false });
+      const after = await r.get(platform);
+      await audit.record(actor, { action: "plugin.install", targetType: "plugin", targetId: platform, before: null, after: after ? view(after) : null }, tx as unknown as AppDatabase);
+      return null;
+    });
+    if (staged) return { staged };
+    await directory.settled();
+    return { installed: view(await found(platform)) };
+  }
+
+  /** One plugin's outcome as the install route answers it. */
+  const answerOf = (done: Awaited<ReturnType<typeof installCode>>): PluginInstalledAnswer =>
+    "staged" in done ? { installed: [], staged: [done.staged], failed: [] } : { installed: [done.installed], staged: [], failed: [] };
+
+  /** Puts a stored newer version in use (the one before stays for a rollback). */
+  async function activate(actor: Actor, platform: string, versionId: number, origin?: string): Promise<PluginAdminAnswer> {
     await writes.transaction(async (w, tx) => {
       const r = pluginRepo(tx as unknown as AppDatabase);
       const before = await r.get(platform);
-      if (before && compareVersions(version, before.current.version) <= 0) throw badRequest(messages.notNewer);
-      const versionId = await r.addVersion({ platform, version, code, sha256, meta, installedBy: actor.adminId === null ? null : String(actor.adminId) });
-      if (before) {
-        await r.update(platform, { currentVersionId: versionId, previousVersionId: before.current.id, ...(origin ? { origin } : {}) });
-        await r.prune(platform, [versionId, before.current.id]);
-        await touchSource(w, tx as unknown as Tx, before.sourceCode, { name: platform, homepage: homepageOf(meta) });
-      } else {
-        let sourceCode = ownSourceCode(platform);
-        while (await r.bySource(sourceCode)) sourceCode = `${sourceCode.slice(0, 28)}-${Math.floor(Math.random() * 1000)}`;
-        await r.insert({ platform, sourceCode, currentVersionId: versionId, origin });
-        await touchSource(w, tx as unknown as Tx, sourceCode, { name: platform, homepage: homepageOf(meta), enabled: false });
-      }
+      if (!before) throw notFound(messages.notFound);
+      const next = await r.version(versionId);
+      if (!next || next.platform !== platform) throw notFound(messages.notFound);
+      if (compareVersions(next.version, before.current.version) <= 0) throw badRequest(messages.notNewer);
+      await r.update(platform, { currentVersionId: next.id, previousVersionId: before.current.id, ...(origin ? { origin } : {}) });
+      await touchSource(w, tx as unknown as Tx, before.sourceCode, { name: platform, homepage: homepageOf(next.meta) });
       const after = await r.get(platform);
-      await audit.record(actor, { action: before ? "plugin.update" : "plugin.install", targetType: "plugin", targetId: platform, before: before ? view(before) : null, after: after ? view(after) : null }, tx as unknown as AppDatabase);
+      await audit.record(actor, { action: "plugin.update", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null, detail: { activated: next.version } }, tx as unknown as AppDatabase);
     });
     await directory.settled();
     return view(await found(platform));
+  }
+
+  /** The newer version at the plugin's `srcUrl` (its origin when it declares none), staged. */
+  async function stageFromSource(actor: AuditActor, platform: string): Promise<PluginStagedVersion & { src: string }> {
+    const plugin = await found(platform);
+    const src = typeof plugin.current.meta.srcUrl === "string" ? plugin.current.meta.srcUrl : plugin.origin;
+    if (!src || !/^https?:\/\//iu.test(src)) throw badRequest(messages.badUrl);
+    const code = await fetchText(src);
+    const { platform: named, version, meta } = await inspect(code);
+    if (named !== platform) throw badRequest(messages.notNewer);
+    const staged = await writes.transaction(async (_w, tx) => {
+      const before = await pluginRepo(tx as unknown as AppDatabase).get(platform);
+      if (!before) throw notFound(messages.notFound);
+      return stageVersion(tx as unknown as AppDatabase, audit, actor, before, { version, code, meta, origin: src });
+    });
+    return { ...staged, src };
   }
 
   async function fetchText(url: string): Promise<string> {
@@ -153,14 +192,15 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
       return (await repo.list()).map(view);
     },
 
-    installFile: (actor: Actor, code: string) => installCode(actor, code, null),
+    /** An uploaded file: a new platform installed, or a newer version staged (`staged`). */
+    installFile: async (actor: Actor, code: string): Promise<PluginInstalledAnswer> => answerOf(await installCode(actor, code, null)),
 
-    async installUrl(actor: AuditActor, url: string): Promise<PluginAdminAnswer> {
-      return installCode(actor, await fetchText(url), url);
+    async installUrl(actor: AuditActor, url: string): Promise<PluginInstalledAnswer> {
+      return answerOf(await installCode(actor, await fetchText(url), url));
     },
 
     /** Every plugin of a MusicFree subscription; one that fails (or is not newer) does not stop the others. */
-    async installSubscription(actor: AuditActor, url: string) {
+    async installSubscription(actor: AuditActor, url: string): Promise<PluginInstalledAnswer> {
       let list;
       try {
         list = pluginSubscriptionSchema.parse(JSON.parse(await fetchText(url)));
@@ -168,24 +208,26 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
         if (err instanceof AppError) throw err;
         throw badRequest(messages.subscriptionInvalid);
       }
-      const installed: PluginAdminAnswer[] = [];
-      const failed: { name: string; error: string }[] = [];
+      const answer: PluginInstalledAnswer = { installed: [], staged: [], failed: [] };
       for (const item of list.plugins) {
         try {
-          installed.push(await installCode(actor, await fetchText(item.url), url));
+          const done = await installCode(actor, await fetchText(item.url), url);
+          if ("staged" in done) answer.staged.push(done.staged);
+          else answer.installed.push(done.installed);
         } catch (err) {
-          failed.push({ name: item.name ?? item.url, error: err instanceof Error ? err.message : String(err) });
+          answer.failed.push({ name: item.name ?? item.url, error: err instanceof Error ? err.message : String(err) });
         }
       }
-      return { installed, failed };
+      return answer;
     },
 
-    /** Fetches the plugin's `srcUrl` (its newest version) and installs it when newer. */
+    /**
+     * Install-and-use for API clients (ADR 0051 amendment): the newer version at `srcUrl` is staged
+     * (audited `plugin.stage`) and activated at once (`plugin.update`). The back office stages.
+     */
     async update(actor: AuditActor, platform: string): Promise<PluginAdminAnswer> {
-      const plugin = await found(platform);
-      const src = typeof plugin.current.meta.srcUrl === "string" ? plugin.current.meta.srcUrl : plugin.origin;
-      if (!src || !/^https?:\/\//iu.test(src)) throw badRequest(messages.badUrl);
-      return installCode(actor, await fetchText(src), src);
+      const staged = await stageFromSource(actor, platform);
+      return activate(actor, platform, staged.versionId, staged.src);
     },
 
     /**
@@ -193,36 +235,11 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
      * beside the one in use, to be replayed against the source's samples and then activated.
      */
     async stage(actor: AuditActor, platform: string): Promise<{ versionId: number; version: string; current: string }> {
-      const plugin = await found(platform);
-      const src = typeof plugin.current.meta.srcUrl === "string" ? plugin.current.meta.srcUrl : plugin.origin;
-      if (!src || !/^https?:\/\//iu.test(src)) throw badRequest(messages.badUrl);
-      const code = await fetchText(src);
-      const { platform: named, version, meta } = await inspect(code);
-      if (named !== platform) throw badRequest(messages.notNewer);
-      if (compareVersions(version, plugin.current.version) <= 0) throw badRequest(messages.notNewer);
-      const sha256 = createHash("sha256").update(code).digest("hex");
-      const versionId = await repo.addVersion({ platform, version, code, sha256, meta, installedBy: String(actor.adminId) });
-      await repo.prune(platform, [versionId, plugin.current.id, ...(plugin.previous ? [plugin.previous.id] : [])]);
-      return { versionId, version, current: plugin.current.version };
+      const { versionId, version, current } = await stageFromSource(actor, platform);
+      return { versionId, version, current };
     },
 
-    /** Puts a stored newer version in use (the one before stays for a rollback). */
-    async activate(actor: AuditActor, platform: string, versionId: number): Promise<PluginAdminAnswer> {
-      await writes.transaction(async (w, tx) => {
-        const r = pluginRepo(tx as unknown as AppDatabase);
-        const before = await r.get(platform);
-        if (!before) throw notFound(messages.notFound);
-        const next = await r.version(versionId);
-        if (!next || next.platform !== platform) throw notFound(messages.notFound);
-        if (compareVersions(next.version, before.current.version) <= 0) throw badRequest(messages.notNewer);
-        await r.update(platform, { currentVersionId: next.id, previousVersionId: before.current.id });
-        await touchSource(w, tx as unknown as Tx, before.sourceCode, { name: platform, homepage: homepageOf(next.meta) });
-        const after = await r.get(platform);
-        await audit.record(actor, { action: "plugin.update", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null, detail: { activated: next.version } }, tx as unknown as AppDatabase);
-      });
-      await directory.settled();
-      return view(await found(platform));
-    },
+    activate: (actor: Actor, platform: string, versionId: number) => activate(actor, platform, versionId),
 
     async patch(actor: Actor, platform: string, patch: PluginPatch): Promise<PluginAdminAnswer> {
       await writes.transaction(async (w, tx) => {

@@ -5,13 +5,12 @@ import { useCallback, useEffect, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
 import { pluginColumns, type PluginActions } from "../../components/admin/plugins/plugin-columns";
 import { PluginInstallCard } from "../../components/admin/plugins/PluginInstallCard";
-import { errorText, unwrap, type PluginRow } from "../../components/admin/plugins/plugin-types";
+import { errorText, unwrap, type PluginRow, type PluginStaged } from "../../components/admin/plugins/plugin-types";
 import { PluginTryDialog } from "../../components/admin/plugins/PluginTryDialog";
 import { PluginVariablesDialog } from "../../components/admin/plugins/PluginVariablesDialog";
 import { recordedPaths } from "@contracts/recorded-texts";
 import { PluginReplayDialog } from "../../components/admin/recorded/PluginReplayDialog";
 import { RecordedDrawer } from "../../components/admin/recorded/RecordedDrawer";
-import type { Staged } from "../../components/admin/recorded/recorded-types";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
 
@@ -31,7 +30,11 @@ export default function Plugins() {
   const [busy, setBusy] = useState<string | null>(null);
   const [trying, setTrying] = useState<PluginRow | null>(null);
   const [editing, setEditing] = useState<PluginRow | null>(null);
-  const [staged, setStaged] = useState<{ plugin: PluginRow; staged: Staged } | null>(null);
+  /** Newer versions stored and not yet used, replayed one after the other (检查更新, an upload…). */
+  const [queue, setQueue] = useState<PluginStaged[]>([]);
+  const next = queue[0] ?? null;
+  const stagedRow = next ? (rows.find((r) => r.platform === next.platform) ?? null) : null;
+  const done = () => setQueue((q) => q.slice(1));
   const [samples, setSamples] = useState<{ source: string | null } | null>(null);
 
   const load = useCallback(async () => {
@@ -73,8 +76,8 @@ export default function Plugins() {
     // A newer version is stored, not used: the replay dialog shows it beside the one in use.
     update: (row) => {
       setBusy(row.platform);
-      unwrap(adminCall<Staged>("POST", recordedPaths.stage(row.platform)))
-        .then((found) => setStaged({ plugin: row, staged: found }))
+      unwrap(adminCall<Omit<PluginStaged, "platform">>("POST", recordedPaths.stage(row.platform)))
+        .then((found) => setQueue((q) => [...q, { platform: row.platform, ...found }]))
         .catch((err: unknown) => void message.error(errorText(err)))
         .finally(() => setBusy(null));
     },
@@ -113,7 +116,13 @@ export default function Plugins() {
           data-testid="plugins-switched-off"
         />
       ) : null}
-      <PluginInstallCard onInstalled={() => void load()} />
+      <PluginInstallCard
+        versionOf={(platform) => rows.find((r) => r.platform === platform)?.version}
+        onInstalled={(answer) => {
+          void load();
+          if (answer.staged.length > 0) setQueue((q) => [...q, ...answer.staged]);
+        }}
+      />
       <Space style={{ marginBottom: 12 }}>
         <Typography.Text strong>已安装 {rows.length} 个插件</Typography.Text>
         <Button size="small" onClick={() => void load()}>
@@ -135,11 +144,11 @@ export default function Plugins() {
       />
       <PluginTryDialog plugin={trying} onClose={() => setTrying(null)} />
       <PluginReplayDialog
-        plugin={staged?.plugin ?? null}
-        staged={staged?.staged ?? null}
-        onClose={() => setStaged(null)}
+        plugin={stagedRow}
+        staged={stagedRow ? next : null}
+        onClose={done}
         onActivate={(row, found) => {
-          setStaged(null);
+          done();
           void act(row, () => unwrap(adminCall<PluginRow>("POST", recordedPaths.activate(row.platform), { versionId: found.versionId })), (after) => `已更新 ${row.platform}：v${row.version} → v${after.version}`);
         }}
       />

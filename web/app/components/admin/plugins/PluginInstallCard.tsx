@@ -3,7 +3,7 @@ import { PLUGIN_MAX_BYTES, PLUGIN_URL_MAX, PLUGIN_URL_PATTERN, pluginAdminMessag
 import { Alert, App, Button, Card, Form, Input, List, Tabs, Typography, Upload } from "antd";
 import { useState } from "react";
 import { adminCall } from "../../../lib/admin-api";
-import { errorText, unwrap, type PluginInstalled } from "./plugin-types";
+import { errorText, stagedText, unwrap, type PluginInstalled } from "./plugin-types";
 
 type Mode = "file" | "url" | "subscription";
 
@@ -14,7 +14,9 @@ const URL_RULES = [
 ];
 
 /** The last install's outcome: what was installed and (a subscription) what failed and why. */
-function InstallOutcome({ outcome }: { outcome: PluginInstalled }) {
+function InstallOutcome({ outcome, versionOf }: { outcome: PluginInstalled; versionOf: (platform: string) => string | undefined }) {
+  // A staged version once activated (or replaced meanwhile) is no longer waiting.
+  const waiting = outcome.staged.filter((s) => versionOf(s.platform) !== s.version);
   return (
     <div style={{ marginTop: 12, display: "grid", gap: 8 }} data-testid="plugin-install-outcome">
       {outcome.installed.length > 0 ? (
@@ -25,6 +27,16 @@ function InstallOutcome({ outcome }: { outcome: PluginInstalled }) {
           description={outcome.installed.some((p) => !p.enabled) ? "新安装的插件默认停用：先试用，确认能搜到、能播放后再启用。" : undefined}
         />
       ) : null}
+      {waiting.map((s) => (
+        <Alert
+          key={s.versionId}
+          type="info"
+          showIcon
+          message={`${s.platform}：${stagedText(s)}`}
+          description={`当前仍在使用 v${s.current}。新版本已保存但尚未启用：回放该来源的样本、对比新旧版本提取的结果后，点「启用新版本」。`}
+          data-testid="plugin-install-staged"
+        />
+      ))}
       {outcome.failed.length > 0 ? (
         <Alert
           type="error"
@@ -52,8 +64,11 @@ function InstallOutcome({ outcome }: { outcome: PluginInstalled }) {
   );
 }
 
-/** 安装插件: a .js file, a plugin's address, or a MusicFree subscription (`{"plugins":[…]}`). */
-export function PluginInstallCard({ onInstalled }: { onInstalled: () => void }) {
+/**
+ * 安装插件: a .js file, a plugin's address, or a MusicFree subscription (`{"plugins":[…]}`). A newer
+ * version of an installed platform is only stored (`staged`): the page replays it before it is used.
+ */
+export function PluginInstallCard({ onInstalled, versionOf }: { onInstalled: (answer: PluginInstalled) => void; versionOf: (platform: string) => string | undefined }) {
   const { message } = App.useApp();
   const [mode, setMode] = useState<Mode>("file");
   const [busy, setBusy] = useState(false);
@@ -68,10 +83,11 @@ export function PluginInstallCard({ onInstalled }: { onInstalled: () => void }) 
       const answer = await unwrap(adminCall<PluginInstalled>("POST", pluginAdminPaths.install, body), "安装失败，请稍后重试");
       setOutcome(answer);
       if (answer.installed.length > 0) void message.success(`已安装 ${answer.installed.length} 个插件`);
+      for (const s of answer.staged) void message.info(`${s.platform}：${stagedText(s)}`);
       if (answer.failed.length > 0) void message.error(`${answer.failed.length} 个插件安装失败`);
-      onInstalled();
+      onInstalled(answer);
       // The address stays while nothing came of it (to correct it and try again).
-      return answer.installed.length > 0;
+      return answer.installed.length + answer.staged.length > 0;
     } catch (err) {
       void message.error(errorText(err, "安装失败，请稍后重试"));
       return false;
@@ -110,7 +126,7 @@ export function PluginInstallCard({ onInstalled }: { onInstalled: () => void }) 
             <InboxOutlined />
           </p>
           <p className="ant-upload-text">点击或拖入插件文件 (.js) 安装</p>
-          <p className="ant-upload-hint">MusicFree 插件协议，最多 2 MB；已安装的平台上传更高版本即为更新</p>
+          <p className="ant-upload-hint">MusicFree 插件协议，最多 2 MB；已安装的平台上传更高版本时，先回放样本对比，再启用</p>
         </Upload.Dragger>
       ),
     },
@@ -147,7 +163,7 @@ export function PluginInstallCard({ onInstalled }: { onInstalled: () => void }) 
   return (
     <Card size="small" title="安装插件" style={{ marginBottom: 16 }} data-testid="plugin-install">
       <Tabs activeKey={mode} onChange={(k) => setMode(k as Mode)} items={items} size="small" />
-      {outcome ? <InstallOutcome outcome={outcome} /> : null}
+      {outcome ? <InstallOutcome outcome={outcome} versionOf={versionOf} /> : null}
     </Card>
   );
 }

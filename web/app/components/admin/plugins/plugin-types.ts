@@ -1,11 +1,16 @@
-import type { PluginAdminAnswer, PluginTryAnswer } from "@contracts/plugin-admin";
+import type { PluginAdminAnswer, PluginInstalledAnswer, PluginStagedVersion, PluginTryAnswer } from "@contracts/plugin-admin";
 import { adminTableMessages } from "@contracts/admin-table-texts";
 import type { Envelope } from "../../../lib/api";
 
 /** A plugin as GET /api/pandaadmin/plugins answers it (types only: no zod reaches the browser). */
 export type PluginRow = PluginAdminAnswer;
 export type PluginTry = PluginTryAnswer;
-export type PluginInstalled = { installed: PluginRow[]; failed: { name: string; error: string }[] };
+/** An install's answer: new platforms installed, newer versions of installed ones staged, failures. */
+export type PluginInstalled = PluginInstalledAnswer;
+/** A newer version stored and not yet used, to be replayed before it is activated (issue 22). */
+export type PluginStaged = PluginStagedVersion;
+/** What the screen says of a staged version. */
+export const stagedText = (s: PluginStaged) => `已下载新版本 v${s.version}，回放样本后再启用`;
 
 /** What a plugin declares it can do, as the screen's tags name it. */
 export const CAPABILITY_TEXT: [keyof PluginRow["capabilities"], string, string][] = [

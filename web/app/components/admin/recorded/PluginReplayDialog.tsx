@@ -7,7 +7,7 @@ import type { Replay, Staged } from "./recorded-types";
 import { ReplayTable } from "./ReplayTable";
 
 /**
- * 检查更新 (issue 22): a newer version was found and stored, not yet in use. The source's samples
+ * 检查更新, or an upload / address / subscription of a newer version (issue 22): it was stored, not yet in use. The source's samples
  * are replayed through it beside the version in use, so the operator sees what it would extract
  * before activating it.
  */
@@ -16,20 +16,23 @@ export function PluginReplayDialog({ plugin, staged, onClose, onActivate }: { pl
   const [failure, setFailure] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
 
+  // Keyed by what is replayed: the list reloading (a new row object) does not replay again.
+  const platform = plugin?.platform ?? null;
+  const versionId = staged?.versionId ?? null;
   useEffect(() => {
-    if (!plugin || !staged) return;
+    if (platform === null || versionId === null) return;
     let live = true;
     setReplay(null);
     setFailure(null);
     setLoading(true);
-    unwrap(adminCall<Replay>("POST", recordedPaths.replayPlugin(plugin.platform), { versionId: staged.versionId }), "回放失败，请稍后重试")
+    unwrap(adminCall<Replay>("POST", recordedPaths.replayPlugin(platform), { versionId }), "回放失败，请稍后重试")
       .then((r) => live && setReplay(r))
       .catch((err: unknown) => live && setFailure(errorText(err, "回放失败，请稍后重试")))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [plugin, staged]);
+  }, [platform, versionId]);
 
   const worse = replay?.rows.filter((r) => r.old && ((r.new.error !== null && r.old.error === null) || r.new.count < r.old.count)).length ?? 0;
   return (
