@@ -17,13 +17,12 @@ import { serveYedian, YEDIAN_SALT, yedianPlugin } from "../server/modules/plugin
 import { file, json, startFixtureSite, status, text, type FixtureSite } from "../server/testing/fixture-site";
 import { hydrated, launchBrowser } from "./browser";
 import { mediaState } from "./player-helpers";
-import { type RunningSite, startSite } from "./site";
+import { NO_BACKGROUND_JOBS, type RunningSite, startSite } from "./site";
 import { ensureWebBuild, ROOT, watchProblems } from "./web-server";
 
 const SHOTS = process.env.SHOTS_DIR ?? path.join(ROOT, "test-results", "screenshots", "plugins");
 /** A real 30 s AAC file, served as the fixture site's signed media (the fixture's own is 1 KB of filler). */
 const M4A = readFileSync(path.join(ROOT, "assets", "demo", "audio", "loop2-disco-d-minor.m4a"));
-const LIGHT = { CHARTS_REBUILD_INTERVAL_MS: "0", COLLECT_INTERVAL_MS: "0", UPLOAD_SWEEP_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0" };
 
 let site: FixtureSite;
 let server: RunningSite;
@@ -49,7 +48,7 @@ beforeAll(async () => {
     return (signed ? file(M4A, "audio/mp4") : status(403))(req, res, match);
   });
   serveYedian(site);
-  server = await startSite({ env: { ...LIGHT, OUTBOUND_ALLOW: "127.0.0.1" } });
+  server = await startSite({ env: { ...NO_BACKGROUND_JOBS, OUTBOUND_ALLOW: "127.0.0.1" } });
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "zh-CN" });
   page = await context.newPage();

@@ -14,11 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveYedian, yedianPlugin } from "../server/modules/plugins/testing/yedian";
 import { startFixtureSite, text, type FixtureSite } from "../server/testing/fixture-site";
 import { hydrated, launchBrowser } from "./browser";
-import { type RunningSite, startSite } from "./site";
+import { NO_BACKGROUND_JOBS, type RunningSite, startSite } from "./site";
 import { ensureWebBuild, ROOT, watchProblems } from "./web-server";
 
 const SHOTS = process.env.SHOTS_DIR ?? path.join(ROOT, "test-results", "screenshots", "recorded");
-const LIGHT = { CHARTS_REBUILD_INTERVAL_MS: "0", COLLECT_INTERVAL_MS: "0", UPLOAD_SWEEP_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0" };
 
 let site: FixtureSite;
 let server: RunningSite;
@@ -35,7 +34,7 @@ beforeAll(async () => {
   site = await startFixtureSite();
   site.route("/plugin.js", (req, res, m) => text(served, "application/javascript; charset=utf-8")(req, res, m));
   serveYedian(site);
-  server = await startSite({ env: { ...LIGHT, OUTBOUND_ALLOW: "127.0.0.1" } });
+  server = await startSite({ env: { ...NO_BACKGROUND_JOBS, OUTBOUND_ALLOW: "127.0.0.1" } });
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "zh-CN" });
   page = await context.newPage();

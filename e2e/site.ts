@@ -20,6 +20,9 @@ export interface RunningSite {
 
 export { freePort };
 
+/** The server's background jobs off (charts, collector, upload sweep, pre-render): a test that is not about them starts faster. */
+export const NO_BACKGROUND_JOBS = { CHARTS_REBUILD_INTERVAL_MS: "0", COLLECT_INTERVAL_MS: "0", UPLOAD_SWEEP_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0" };
+
 /**
  * server/main.ts from its sources (through tsx) as its own process on `port` with DATA_DIR, in
  * production mode as `npm run serve` runs it; its output is piped.

@@ -7,37 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
-import type { SourceAdapterEntry } from "../sources/source-provider.js";
-import type { SearchInput, SourceAdapter, SourceItem } from "../sources/types.js";
+import { fakeSource } from "./fake-source.fixtures.js";
 
-/** A site answering after `latencyMs` with these titles (by 阿远), counting its searches. */
-function site(code: string, name: string, latencyMs: number, titles: string[]) {
-  const calls: SearchInput[] = [];
-  const item = (title: string, i: number): SourceItem => ({
-    source: code,
-    sourceId: `${i}`,
-    url: `https://${code}.example/play/${i}`,
-    title,
-    artist: "DJ阿远",
-    cover: null,
-    duration: null,
-    sizeBytes: null,
-    kind: "mix",
-    playtype: "mp3",
-    raw: {},
-  });
-  const adapter = {
-    code,
-    name,
-    async search(input: SearchInput) {
-      calls.push(input);
-      await new Promise((r) => setTimeout(r, latencyMs));
-      return { items: titles.map(item), hasMore: false, total: titles.length };
-    },
-  } as unknown as SourceAdapter;
-  const entry: SourceAdapterEntry = { code, name, homepage: `https://${code}.example`, timeoutMs: 2_000, adapter };
-  return { entry, calls };
-}
+/** A site answering after `latencyMs` with these titles, all by 阿远 (so the sites share works). */
+const site = (code: string, name: string, latencyMs: number, titles: string[]) => fakeSource(code, name, latencyMs, titles, { artist: "DJ阿远" });
 
 type Hit = CatalogueItem;
 interface Parsed {

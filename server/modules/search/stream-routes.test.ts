@@ -10,43 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "../../http/rate-limits.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
-import type { SourceAdapterEntry } from "../sources/source-provider.js";
-import { SourceError, type SearchInput, type SourceAdapter, type SourceItem } from "../sources/types.js";
+import { fakeSource } from "./fake-source.fixtures.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A site that answers every search after `latencyMs` with these titles (or fails), counting its searches. */
-function fakeSource(code: string, name: string, latencyMs: number, titles: string[] | "fail" | "hang", timeoutMs = 2_000) {
-  const calls: SearchInput[] = [];
-  const item = (title: string, i: number): SourceItem => ({
-    source: code,
-    sourceId: `${i}`,
-    url: `https://${code}.example/play/${i}`,
-    title,
-    artist: `${name}歌手`,
-    cover: null,
-    duration: null,
-    sizeBytes: null,
-    kind: "mix",
-    playtype: "mp3",
-    raw: {},
-  });
-  const adapter = {
-    code,
-    name,
-    async search(input: SearchInput, signal?: AbortSignal) {
-      calls.push(input);
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, titles === "hang" ? 60_000 : latencyMs);
-        signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("aborted"))), { once: true });
-      });
-      if (titles === "fail" || titles === "hang") throw new SourceError(code, "layout", "page changed");
-      return { items: titles.map(item), hasMore: false, total: titles.length };
-    },
-  } as unknown as SourceAdapter;
-  const entry: SourceAdapterEntry = { code, name, homepage: `https://${code}.example`, timeoutMs, adapter };
-  return { entry, calls };
-}
 
 interface Parsed {
   event: string;
@@ -69,7 +36,7 @@ describe.each(testEngines())("GET /api/forntend/indexsearch/stream on %s", (engi
   const fast = fakeSource("fastdj", "快站", 20, ["夜曲 快站版", "夜曲一生"]);
   const slow = fakeSource("slowdj", "慢站", 400, ["夜曲 慢站版"]);
   const broken = fakeSource("brokendj", "坏站", 5, "fail");
-  const hanging = fakeSource("hangdj", "卡站", 0, "hang", 150);
+  const hanging = fakeSource("hangdj", "卡站", 0, "hang", { timeoutMs: 150 });
 
   const stream = (query: Record<string, string>, headers: Record<string, string> = {}) => t.app.inject({ url: "/api/forntend/indexsearch/stream", query, headers });
   const merged = (query: Record<string, string>) => t.app.inject({ url: "/api/forntend/indexsearch", query });
