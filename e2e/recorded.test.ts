@@ -79,8 +79,8 @@ describe("样本: saved from a try, replayed before an update is enabled", () =>
     await dialog.getByRole("button", { name: "试搜" }).click();
     const answers = dialog.getByTestId("plugin-try-answer");
     await expect.poll(() => answers.count(), { timeout: 15_000 }).toBe(2);
-    await expect(answers.nth(0).textContent()).resolves.toMatch(/搜索HTTP 200.*\/search\?key=/u);
-    await expect(answers.nth(1).textContent()).resolves.toMatch(/播放地址HTTP 200.*\/play\/1/u);
+    await expect.poll(() => answers.nth(0).textContent()).toMatch(/搜索HTTP 200.*\/search\?key=/u);
+    await expect.poll(() => answers.nth(1).textContent()).toMatch(/播放地址HTTP 200.*\/play\/1/u);
     for (const i of [0, 1]) {
       await answers.nth(i).getByRole("button", { name: "保存为样本" }).click();
       await answers.nth(i).getByText("已保存").waitFor();
@@ -97,8 +97,8 @@ describe("样本: saved from a try, replayed before an update is enabled", () =>
     const drawer = page.getByTestId("recorded-drawer");
     const rows = drawer.getByTestId("recorded-table").locator("tr.ant-table-row");
     await expect.poll(() => rows.count()).toBe(2);
-    await expect(drawer.textContent()).resolves.toMatch(/2\/50 个/u);
-    await expect(rows.first().textContent()).resolves.toMatch(/播放地址HTTP 200.*试用时保存/u);
+    await expect.poll(() => drawer.textContent()).toMatch(/2\/50 个/u);
+    await expect.poll(() => rows.first().textContent()).toMatch(/播放地址HTTP 200.*试用时保存/u);
     await settled();
     await shot("02-samples");
     await page.locator(".ant-drawer-close").click();
@@ -114,13 +114,13 @@ describe("样本: saved from a try, replayed before an update is enabled", () =>
     await found.getByText("新版本在 1 个样本上提取的结果比当前版本少或出错").waitFor();
     const search = replay.locator("tr.ant-table-row", { hasText: "/search?key=" });
     const [old, next] = [search.getByTestId("replay-reading").nth(0), search.getByTestId("replay-reading").nth(1)];
-    await expect(old.textContent()).resolves.toMatch(/^20 条夜曲串烧1夜曲2/u);
-    await expect(next.textContent()).resolves.toMatch(/^0 条比当前版本少/u);
+    await expect.poll(() => old.textContent()).toMatch(/^20 条夜曲串烧1夜曲2/u);
+    await expect.poll(() => next.textContent()).toMatch(/^0 条比当前版本少/u);
     await settled();
     await shot("03-replay-broken-update");
     await found.getByRole("button", { name: "暂不启用" }).click();
     await found.waitFor({ state: "hidden" });
-    await expect(pluginRow().getByTestId("plugin-version").textContent()).resolves.toBe("v1.0.0");
+    await expect.poll(() => pluginRow().getByTestId("plugin-version").textContent()).toBe("v1.0.0");
   });
 
   it("activates a good update after its replay, then enables the plugin", async () => {
@@ -129,7 +129,7 @@ describe("样本: saved from a try, replayed before an update is enabled", () =>
     const found = page.getByRole("dialog", { name: "发现新版本：夜店DJ v1.2.0（当前 v1.0.0）" });
     await found.getByText("新版本在全部 2 个样本上不比当前版本差").waitFor({ timeout: 20_000 });
     const search = found.locator("tr.ant-table-row", { hasText: "/search?key=" });
-    await expect(search.getByTestId("replay-reading").nth(1).textContent()).resolves.toMatch(/^20 条新夜曲串烧1新夜曲2/u);
+    await expect.poll(() => search.getByTestId("replay-reading").nth(1).textContent()).toMatch(/^20 条新夜曲串烧1新夜曲2/u);
     await settled();
     await shot("04-replay-good-update");
     await found.getByRole("button", { name: "启用新版本 v1.2.0" }).click();
@@ -146,7 +146,7 @@ describe("样本: saved from a try, replayed before an update is enabled", () =>
     await drawer.getByRole("button", { name: "回放全部样本" }).click();
     const replay = drawer.getByTestId("recorded-replay");
     await replay.waitFor({ timeout: 20_000 });
-    await expect(replay.textContent()).resolves.toMatch(/上一版本.*当前版本 v1\.2\.0/u);
+    await expect.poll(() => replay.textContent()).toMatch(/上一版本.*当前版本 v1\.2\.0/u);
     await settled();
     await shot("06-samples-replayed");
     await drawer.getByTestId("recorded-table").locator("tr.ant-table-row").first().getByRole("button", { name: "删除" }).click();
@@ -165,19 +165,19 @@ describe("样本: saved from a try, replayed before an update is enabled", () =>
     await page.getByRole("tab", { name: "上传文件" }).click();
     await page.getByTestId("plugin-install").locator("input[type=file]").setInputFiles(file);
     await toast("夜店DJ：已下载新版本 v1.3.0，回放样本后再启用");
-    await expect(page.getByTestId("plugin-install-staged").textContent()).resolves.toMatch(/已下载新版本 v1\.3\.0，回放样本后再启用.*当前仍在使用 v1\.2\.0/u);
+    await expect.poll(() => page.getByTestId("plugin-install-staged").textContent()).toMatch(/已下载新版本 v1\.3\.0，回放样本后再启用.*当前仍在使用 v1\.2\.0/u);
     const found = page.getByRole("dialog", { name: "发现新版本：夜店DJ v1.3.0（当前 v1.2.0）" });
     await found.getByText("新版本在全部 1 个样本上不比当前版本差").waitFor({ timeout: 20_000 });
     const reading = found.getByTestId("plugin-replay").getByTestId("replay-reading");
-    await expect(reading.nth(1).textContent()).resolves.toMatch(/^20 条上传夜曲串烧1上传夜曲2/u);
+    await expect.poll(() => reading.nth(1).textContent()).toMatch(/^20 条上传夜曲串烧1上传夜曲2/u);
     // Stored, not used: the list still shows the version in use.
-    await expect(pluginRow().getByTestId("plugin-version").textContent()).resolves.toBe("v1.2.0");
+    await expect.poll(() => pluginRow().getByTestId("plugin-version").textContent()).toBe("v1.2.0");
     await settled();
     await shot("07-upload-staged-replay");
     await found.getByRole("button", { name: "启用新版本 v1.3.0" }).click();
     await toast("已更新 夜店DJ：v1.2.0 → v1.3.0");
     await expect.poll(() => pluginRow().getByTestId("plugin-version").textContent()).toBe("v1.3.0");
-    await expect(pluginRow().getByTestId("plugin-previous-version").textContent()).resolves.toBe("上一版本 v1.2.0");
+    await expect.poll(() => pluginRow().getByTestId("plugin-previous-version").textContent()).toBe("上一版本 v1.2.0");
     // No longer waiting: the install card's notice of it is gone.
     await page.getByTestId("plugin-install-staged").waitFor({ state: "detached" });
     await settled();

@@ -93,7 +93,7 @@ describe("one mix found on two sites", () => {
     const row = hits(page).filter({ hasText: MIX });
     // 172Mix's hits show while 清风DJ is still answering: the mix is 172Mix's row, with no other place yet.
     await row.first().waitFor();
-    await expect(page.locator('[data-source-state="vvvdj"]').getAttribute("data-state")).resolves.toBe("searching");
+    await expect.poll(() => page.locator('[data-source-state="vvvdj"]').getAttribute("data-state")).toBe("searching");
     expect(await row.getAttribute("data-source")).toBe("172minx");
     expect(await row.locator("[data-places]").count()).toBe(0);
     const before = await rowsOf(page);
@@ -101,7 +101,7 @@ describe("one mix found on two sites", () => {
     await page.getByText("“yequ” 找到").waitFor({ timeout: 10_000 });
     // One row for the mix, now with 清风DJ as its other place; every row shown before is where it was.
     expect(await row.count()).toBe(1);
-    await expect(row.locator("[data-places]").textContent()).resolves.toBe("也在：清风DJ");
+    await expect.poll(() => row.locator("[data-places]").textContent()).toBe("也在：清风DJ");
     const after = await rowsOf(page);
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.filter((r) => r.name === MIX)).toHaveLength(1);
@@ -122,7 +122,7 @@ describe("one mix found on two sites", () => {
     expect(asked.some((url) => url.includes("source=172minx"))).toBe(false);
     expect(vvvdj.hits.filter((h) => h.path === "/play/234001.html")).toHaveLength(1);
     expect(minx.hits.filter((h) => h.path.startsWith("/play/"))).toHaveLength(0);
-    await expect(chip.getAttribute("aria-pressed")).resolves.toBe("true");
+    await expect.poll(() => chip.getAttribute("aria-pressed")).toBe("true");
     await expect.poll(() => page.locator("[data-player-bar]").textContent()).toContain("慢摇串烧");
     await row.evaluate((li) => li.scrollIntoView({ block: "center" }));
     await page.screenshot({ path: path.join(SHOTS, "desktop.png") });
@@ -136,7 +136,7 @@ describe("one mix found on two sites", () => {
     await page.getByText("“yequ” 找到").waitFor({ timeout: 10_000 });
     const row = hits(page).filter({ hasText: MIX });
     expect(await row.count()).toBe(1);
-    await expect(row.locator("[data-places]").textContent()).resolves.toBe("也在：清风DJ");
+    await expect.poll(() => row.locator("[data-places]").textContent()).toBe("也在：清风DJ");
     const chip = row.locator('button[data-place="vvvdj"]');
     expect(await chip.isVisible()).toBe(true);
     const box = (await chip.boundingBox())!;

@@ -78,15 +78,15 @@ async function searchWhileSlow(viewport: { width: number; height: number }, keyw
   await page.locator("[aria-live=polite] li[data-source=djuu]").first().waitFor();
   expect(Date.now() - sent).toBeLessThan(SLOW_MS - 500);
   expect(await hits(page).locator("xpath=self::*[@data-source='local']").count()).toBeGreaterThan(0);
-  await expect(state(page, "vvvdj").getAttribute("data-state")).resolves.toBe("searching");
-  await expect(state(page, "vvvdj").textContent()).resolves.toBe("清风DJ 搜索中");
-  await expect(state(page, "172minx").textContent()).resolves.toBe("172Mix 已跳过");
+  await expect.poll(() => state(page, "vvvdj").getAttribute("data-state")).toBe("searching");
+  await expect.poll(() => state(page, "vvvdj").textContent()).toBe("清风DJ 搜索中");
+  await expect.poll(() => state(page, "172minx").textContent()).toBe("172Mix 已跳过");
   // Every state is in view, on a phone too.
   for (const source of ["local", "djuu", "172minx", "vvvdj"]) expect(await state(page, source).isVisible()).toBe(true);
   const row = await page.locator("[data-source-states]").evaluate((ul) => ({ scroll: ul.scrollWidth, width: ul.clientWidth }));
   expect(row.scroll).toBeLessThanOrEqual(row.width);
-  await expect(state(page, "local").textContent()).resolves.toMatch(/^本站 \d+ 条结果$/);
-  await expect(page.locator("[aria-live=polite]").getAttribute("aria-busy")).resolves.toBe("true");
+  await expect.poll(() => state(page, "local").textContent()).toMatch(/^本站 \d+ 条结果$/);
+  await expect.poll(() => page.locator("[aria-live=polite]").getAttribute("aria-busy")).toBe("true");
   expect(await page.locator("[aria-live=polite] li[data-source=vvvdj]").count()).toBe(0);
   expect(asked).toContain("/api/forntend/indexsearch/stream");
   expect(asked).not.toContain("/api/forntend/indexsearch");
@@ -102,8 +102,8 @@ async function searchWhileSlow(viewport: { width: number; height: number }, keyw
   const added = after.slice(before.length);
   expect(added.length).toBeGreaterThan(0);
   expect(added.every((p) => p.key.startsWith("vvvdj|"))).toBe(true);
-  await expect(state(page, "vvvdj").textContent()).resolves.toMatch(/^清风DJ \d+\+? 条结果$/);
-  await expect(page.locator("[aria-live=polite]").getAttribute("aria-busy")).resolves.toBe("false");
+  await expect.poll(() => state(page, "vvvdj").textContent()).toMatch(/^清风DJ \d+\+? 条结果$/);
+  await expect.poll(() => page.locator("[aria-live=polite]").getAttribute("aria-busy")).toBe("false");
   // Nothing scrolls sideways on a phone.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   // The last hit that was shown and the first appended one, in view together.

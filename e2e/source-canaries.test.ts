@@ -86,8 +86,7 @@ describe("source canaries in the back office", () => {
     for (const [code, state, text] of EXPECTED) {
       await table.locator(`[data-canary-run="${code}"]`).click();
       const cell = table.locator(`[data-source-canary="${code}"]`);
-      await cell.waitFor({ timeout: 30_000 });
-      expect(await cell.getAttribute("data-canary-state")).toBe(state);
+      await expect.poll(() => cell.getAttribute("data-canary-state"), { timeout: 30_000 }).toBe(state);
       const shown = await cell.textContent();
       expect(shown).toContain(text);
       expect(shown).toMatch(/自 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/u);
@@ -120,9 +119,8 @@ describe("source canaries in the back office", () => {
     const panel = page.getByTestId("dashboard-sources");
     for (const [code, state, text] of EXPECTED) {
       const cell = panel.locator(`[data-source-canary="${code}"]`);
-      await cell.waitFor();
-      expect(await cell.getAttribute("data-canary-state")).toBe(state);
-      expect(await cell.textContent()).toContain(text);
+      await expect.poll(() => cell.getAttribute("data-canary-state")).toBe(state);
+      await expect.poll(() => cell.textContent()).toContain(text);
     }
     await panel.scrollIntoViewIfNeeded();
     await panel.screenshot({ path: `${SHOTS}/dashboard-sources.png` });
