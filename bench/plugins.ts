@@ -141,7 +141,11 @@ async function load(base: string, ms: number, at: number) {
 
 /** One server, warmed up, then each concurrency in turn: search latency, the sources' own times, event-loop delay, memory. */
 async function measure(label: string, args: string[], levels: number[]) {
-  const server = await startBenchServer(["--suites", "240", "--plays", "3000", "--sources", JSON.stringify(overrides), ...args]);
+  // As `npm start` runs it: serve's Node flags and environment, logging on (into a file).
+  const server = await startBenchServer(["--suites", "240", "--plays", "3000", "--log", "--sources", JSON.stringify(overrides), ...args], {
+    asServe: true,
+    stdoutFile: path.join(process.env.DATA_DIR!, `server-${label === "with plugins" ? "plugins" : "builtins"}.log`),
+  });
   await load(server.base, 3_000, connections);
   const rows: Record<string, Record<string, unknown>> = {};
   let rss = 0;
