@@ -2,7 +2,9 @@ import type { AppDatabase, DbLogger } from "./db/open.js";
 import type { DatabaseEngine } from "./db/types.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
 import { type RelayedBus, redisRelayedBus } from "./events/redis-bus.js";
-import { CacheRegistry } from "./lib/cache.js";
+import { type Cache, CacheRegistry } from "./lib/cache.js";
+import { byMinute } from "./lib/china-day.js";
+import { pinyinOfRun } from "./modules/search/search-text.js";
 import { followEvents } from "./lib/cache-tags.js";
 import { type LeaderLease, soleLease } from "./lib/leases.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
@@ -164,6 +166,9 @@ export function createServices({
   // The first listener: every cache drops by the event's tags (cache-tags.ts) before any other
   // listener (the pre-render) runs, here and on every instance the event is relayed to.
   followEvents(caches, bus);
+  // Memos of pure computations (module-level, no data in them): listed for their counters.
+  caches.adopt(pinyinOfRun as Cache<unknown>);
+  caches.adopt(byMinute as Cache<unknown>);
   const writes = catalogueWriteService(db, bus);
   const audit = auditService(db);
   const siteSettings = siteSettingsService(db, { caches, bus, audit });
@@ -275,11 +280,11 @@ export function createServices({
     sourceHealth: sources.health,
     // Per-day counts written in batches (searches), and the dashboard reading them (ADR 0032).
     counters: dailyCounterBuffer(db, clock),
-    dashboard: dashboardService(db, { ...system, clock, sourceHealth: () => withCanaries(sources.health.list(), canaries) }),
+    dashboard: dashboardService(db, { ...system, clock, caches, sourceHealth: () => withCanaries(sources.health.list(), canaries) }),
     sourceDirectory,
     collected: collectedService(db, { writes, sourceDirectory, logger, audit }),
     suiteList: suiteListService(db, { writes, audit, caches }),
-    sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
+    sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db, caches }),
     adminUsers: adminUserService(db, { audit, sessions }),
     adminComments: adminCommentService(db, { writes, audit }),
     sourceAdmin: sourceAdminService(db, { writes, audit, directory: sourceDirectory, network: sourceNetwork }),

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { LRUCache } from "lru-cache";
 
+export { jsonBytes } from "./json-bytes.js";
+
 /**
  * The one cache primitive of the server (ADR 0016, ADR 0054): values loaded on demand and kept
  * per key, named, capped by entries and by bytes, dropped by tags, with counters the back office
@@ -149,6 +151,18 @@ export class Cache<V> {
     this.settle(key, entry, value, tags);
     pass(entry, into);
     return value;
+  }
+
+  /**
+   * Keeps a value got elsewhere (a load that must not be shared: it runs under one caller's
+   * abort signal). Counted as a miss: `peek` was the read.
+   */
+  set(key: string, value: V): void {
+    this.counts.misses++;
+    this.lru.delete(key);
+    const entry = this.entry(Promise.resolve(value));
+    this.lru.set(key, entry, { size: key.length + 1 });
+    this.settle(key, entry, value, new Set());
   }
 
   /** The value kept for the key if it has arrived (not counted as a hit, never loads). */
@@ -358,6 +372,14 @@ export class CacheRegistry {
     return this.caches.get(name);
   }
 
+  /**
+   * Lists a module's memo of a pure computation (one per process, shared by the apps of a test
+   * run) with this registry's caches, for its counters: no event concerns it.
+   */
+  adopt(cache: Cache<unknown>): void {
+    if (!this.caches.has(cache.name)) this.caches.set(cache.name, cache);
+  }
+
   /** Applies one event's plan to every cache: drops first, then marks stale what is left. */
   apply(plan: TagPlan): void {
     for (const cache of this.caches.values()) {
@@ -379,23 +401,4 @@ export class CacheRegistry {
   clearAll(): void {
     for (const cache of this.caches.values()) cache.clear();
   }
-}
-
-const measured = new WeakMap<object, number>();
-
-/**
- * The size estimate of plain data (rows, pages, lists): the UTF-8 bytes of its JSON, Maps and
- * Sets counted by their entries. Measured once per object: kept values are never changed in
- * place (one that grows, like a SharedAnswer, reports its own size instead). (A memo of a pure
- * computation, not a cache of data: it cannot go stale, and goes with its object.)
- */
-export function jsonBytes(value: unknown): number {
-  if (value === undefined) return 0;
-  if (value === null || typeof value !== "object") return Buffer.byteLength(String(value));
-  let bytes = measured.get(value);
-  if (bytes === undefined) {
-    bytes = Buffer.byteLength(JSON.stringify(value, (_key, v: unknown) => (v instanceof Map || v instanceof Set ? [...v] : v)));
-    measured.set(value, bytes);
-  }
-  return bytes;
 }
