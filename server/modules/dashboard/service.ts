@@ -17,10 +17,11 @@ export interface DashboardOptions {
   clock?: Clock;
   /** The sources' live health (services.sourceHealth.list). */
   sourceHealth: () => Promise<DashboardSourceHealth[]>;
+  /** The app's registry: the dashboard keeps its own values there and lists every cache. */
   caches: CacheRegistry;
 }
 
-type Counted = Omit<DashboardAnswer, "system" | "sources"> & { system: Omit<DashboardAnswer["system"], "uptimeSec"> };
+type Counted = Omit<DashboardAnswer, "system" | "sources" | "caches"> & { system: Omit<DashboardAnswer["system"], "uptimeSec"> };
 
 /**
  * The back office's dashboard (ADR 0032): four counts with today and yesterday (China days),
@@ -89,6 +90,7 @@ export function dashboardService(db: AppDatabase, { engine, dataDir, clock = sys
         ...counted,
         system: { ...counted.system, uptimeSec: Math.floor(process.uptime()) },
         sources: await sourceHealth(),
+        caches: caches.stats().map(({ name, entries, bytes, maxBytes, hits, misses, drops, evictions }) => ({ name, entries, bytes, maxBytes, hits, misses, drops, evictions })),
       };
     },
 
