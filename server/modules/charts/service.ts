@@ -51,7 +51,7 @@ export type RebuildResult =
 
 const sideIds = new WeakMap<ChartSide, ReadonlySet<number>>();
 
-/** The ids of the items a `side` lists (worked out once per side). */
+/** The ids of the items a `side` lists (worked out once per side: a pure memo, goes with its side). */
 export function chartSideItemIds(side: ChartSide): ReadonlySet<number> {
   let ids = sideIds.get(side);
   if (!ids) {
