@@ -68,6 +68,30 @@ describe("dropping by tags", () => {
     expect(c.cache.peek("slow")).toBeUndefined();
   });
 
+  it("does not keep a background refresh that read a tag dropped while it ran", async () => {
+    const c = setup((key) => [key], { freshMs: 1000, staleMs: 10_000 });
+    await c.get("home");
+    c.tick(1001);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const read = () =>
+      c.cache.get("home", async () => {
+        tagWith("item:5");
+        await gate;
+        return "home refreshed";
+      });
+    expect(await read()).toBe("home"); // stale, served at once; the refresh waits at the gate
+    c.cache.dropTags(["item:5"]); // the kept value does not carry it: stays
+    expect(c.cache.peek("home")).toBe("home");
+    open();
+    await settle();
+    expect(c.cache.peek("home")).toBe("home");
+    // The next request refreshes again, and that one is kept.
+    await read();
+    await settle();
+    expect(c.cache.peek("home")).toBe("home refreshed");
+  });
+
   it("marks values stale by tag: served at once, refreshed in the background", async () => {
     const c = setup((key) => [key], { freshMs: 1000, staleMs: 10_000 });
     await c.get("charts");

@@ -90,6 +90,10 @@ export class Cache<V> {
   private readonly lru: LRUCache<string, Entry<V>>;
   /** tag → the entries carrying it (by key; the entry itself, so a replaced one is not mistaken). */
   private readonly byTag = new Map<Tag, Map<string, Entry<V>>>();
+  /** The tags dropped while each background refresh runs: one that read them is not kept. */
+  private readonly refreshes = new Set<Set<Tag>>();
+  /** First loads in flight, by key (their tags are not known yet). */
+  private readonly loading = new Map<string, Entry<V>>();
   private readonly freshMs: number;
   private readonly staleMs: number | undefined;
   private readonly now: () => number;
@@ -185,10 +189,11 @@ export class Cache<V> {
   }
 
   /** Drops every value carrying one of the tags, and every load in flight; returns how many. */
-  dropTags(tags: Iterable<Tag>): number {
-    const doomed = new Map<string, Entry<V>>();
+  dropTags(named: Iterable<Tag>): number {
+    const tags = [...named];
+    const doomed = new Map<string, Entry<V>>(this.loading);
     for (const tag of tags) for (const [key, entry] of this.byTag.get(tag) ?? []) doomed.set(key, entry);
-    for (const [key, entry] of this.lru.entries()) if (!entry.done) doomed.set(key, entry);
+    for (const missed of this.refreshes) for (const tag of tags) missed.add(tag);
     let dropped = 0;
     for (const [key, entry] of doomed) {
       if (this.lru.peek(key) !== entry) continue;
@@ -247,9 +252,17 @@ export class Cache<V> {
     const { value, tags } = gatherTags(load);
     const entry = this.entry(value);
     this.lru.set(key, entry, { size: key.length + 1 });
+    this.loading.set(key, entry);
+    const done = () => {
+      if (this.loading.get(key) === entry) this.loading.delete(key);
+    };
     value.then(
-      (v) => this.settle(key, entry, v, tags),
+      (v) => {
+        done();
+        this.settle(key, entry, v, tags);
+      },
       () => {
+        done();
         if (this.lru.peek(key) === entry) this.lru.delete(key);
       },
     );
@@ -261,10 +274,19 @@ export class Cache<V> {
     this.counts.refreshes++;
     const started = this.now();
     const { value, tags } = gatherTags(load);
+    const missed = new Set<Tag>();
+    this.refreshes.add(missed);
+    void value.finally(() => this.refreshes.delete(missed)).catch(() => undefined);
     value.then(
       (v) => {
-        // A drop meanwhile wins: this load may have read the old data.
+        // A drop meanwhile wins: this load may have read the old data. So does a drop of a tag
+        // this load turns out to carry (the stale value did not: it was not dropped).
         if (this.lru.peek(key) !== stale) return;
+        for (const tag of this.options.tagsOf?.(v, key) ?? []) tags.add(tag);
+        if ([...tags].some((tag) => missed.has(tag))) {
+          stale.refreshing = false;
+          return;
+        }
         this.lru.delete(key);
         const entry = this.entry(Promise.resolve(v), started);
         this.lru.set(key, entry, { size: key.length + 1 });
