@@ -54,6 +54,27 @@ describe("dropping by tags", () => {
     expect(c.cache.peek("nav")).toBe("nav");
   });
 
+  it("a value's tags are those its load had when it arrived: background work it left running adds none", async () => {
+    const c = setup();
+    const lists = c.registry.create<string>({ name: "lists", maxEntries: 10, maxBytes: 10_000, sizeOf: (v) => v.length });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    await lists.get("all", async () => {
+      // Started, not awaited (as the categories warm their counts).
+      void c.cache.get("late", async () => {
+        await gate;
+        return "late";
+      });
+      return "all";
+    });
+    open();
+    await settle();
+    expect(c.cache.peek("late")).toBe("late");
+    expect([...lists.tagsOf("all")!]).toEqual([]);
+    lists.dropTags(["late"]);
+    expect(lists.peek("all")).toBe("all");
+  });
+
   it("drops a load in flight on any drop (it may have read the old data): its callers still get it", async () => {
     const c = setup();
     let open!: () => void;

@@ -306,7 +306,8 @@ export class Cache<V> {
     entry.settled = value;
     entry.done = true;
     for (const tag of this.options.tagsOf?.(value, key) ?? []) gathered.add(tag);
-    entry.tags = gathered;
+    // A copy: background work the load started (and did not await) may still add to `gathered`.
+    entry.tags = new Set(gathered);
     const own = this.options.freshFor?.(value);
     if (own !== undefined) {
       entry.freshMs = own;

@@ -285,6 +285,11 @@ describe.each(testEngines())("kept pages on %s", (engine) => {
       const pages = ["/", "/sort/manyao", `/site/${item.id}.html`, `/site/${other}.html`, "/login"];
       for (const url of pages) await keptNow(url);
       const homeShowsIt = caches.get("pages")!.tagsOf("home")!.has(tags.counts(item.id));
+      // A category page carries its own category, not every other (what it read drops it, no more).
+      const sortTags = caches.get("pages")!.tagsOf("sort:manyao:1:new")!;
+      expect(sortTags.has(tags.category(manyao.id))).toBe(true);
+      const others = (await t.database.db.select().from(categories)).filter((c) => c.id !== manyao.id && c.parentId !== manyao.id);
+      expect(others.filter((c) => sortTags.has(tags.category(c.id)))).toEqual([]);
       await bus.publish({ type: "comments", ids: [item.id] } as unknown as CatalogueEvent);
       expect(peek(`site:${item.id}`)).toBeUndefined();
       expect(peek("home") !== undefined).toBe(!homeShowsIt);
