@@ -29,6 +29,19 @@ export interface DashboardSystem {
   dataDirPartial: boolean;
 }
 
+export interface DashboardCache {
+  name: string;
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+  hits: number;
+  misses: number;
+  /** Dropped by change events (tags). */
+  drops: number;
+  /** Pushed out by the caps. */
+  evictions: number;
+}
+
 export interface DashboardLogin {
   id: number;
   admin: string;
@@ -62,6 +75,8 @@ export interface DashboardAnswer {
   stats: { suites: DashboardStat; users: DashboardStat; playsToday: DashboardStat; downloadsToday: DashboardStat };
   system: DashboardSystem;
   sources: DashboardSourceHealth[];
+  /** This instance's caches (ADR 0054), read live: what /metrics counts as djsearch_cache_*. */
+  caches: DashboardCache[];
   logins: DashboardLogin[];
   /** ISO 8601: when these numbers were read (they are kept about 10 s). */
   generatedAt: string;

@@ -38,6 +38,20 @@ export const dashboardSchema = z.object({
     dataDirPartial: z.boolean(),
   }),
   sources: z.array(sourceHealthSchema),
+  caches: z
+    .array(
+      z.object({
+        name: z.string(),
+        entries: count,
+        bytes: count,
+        maxBytes: count,
+        hits: count,
+        misses: count,
+        drops: count.describe("被变更事件按标签丢弃"),
+        evictions: count.describe("超出容量被挤出"),
+      }),
+    )
+    .describe("本实例的缓存 (实时读取)"),
   logins: z.array(
     z.object({
       id: z.number().int(),

@@ -98,6 +98,10 @@ describe("the admin dashboard /panda/", () => {
     expect(system).toContain("PGlite (内嵌)");
     expect(await page.getByTestId("dashboard-logins").innerText()).toContain("广东省广州市");
     expect(scripts.some((u) => /TrendChart/.test(u))).toBe(true);
+    // The caches of this instance (ADR 0054), the dashboard's own among them.
+    const caches = page.getByTestId("dashboard-caches");
+    expect(await caches.innerText()).toContain("事件丢弃");
+    expect(await caches.locator("tbody tr").filter({ hasText: "dashboard-series" }).count()).toBe(1);
 
     await page.screenshot({ path: `${SHOTS}/dashboard.png`, fullPage: true });
     expect(problems).toEqual([]);

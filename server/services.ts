@@ -2,7 +2,10 @@ import type { AppDatabase, DbLogger } from "./db/open.js";
 import type { DatabaseEngine } from "./db/types.js";
 import { type EventBus, inProcessBus } from "./events/bus.js";
 import { type RelayedBus, redisRelayedBus } from "./events/redis-bus.js";
-import { CacheRegistry } from "./lib/cache.js";
+import { type Cache, CacheRegistry } from "./lib/cache.js";
+import { byMinute } from "./lib/china-day.js";
+import { pinyinOfRun } from "./modules/search/search-text.js";
+import { followEvents } from "./lib/cache-tags.js";
 import { type LeaderLease, soleLease } from "./lib/leases.js";
 import { memoryEphemeralStore } from "./lib/ephemeral-store.js";
 import type { RedisLink } from "./lib/redis.js";
@@ -123,9 +126,10 @@ export interface ServiceOptions {
  * Every service of the app, built once (the one wiring, ADR 0016). HTTP routes and SSR loaders
  * (through the React Router load context) share them, so pages never call our own API over HTTP.
  *
- * Writes to the catalogue go through `writes`, which publishes change events on `bus`; every
- * service that keeps answers subscribes to the bus and drops what an event names. Caches are
- * made through `caches`, which lists them all with their counters.
+ * Writes to the catalogue go through `writes`, which publishes change events on `bus`; the
+ * registry `caches` follows the bus and drops every kept value carrying one of the event's tags
+ * (lib/cache-tags.ts, ADR 0054). Caches are made through `caches`, which lists them all with
+ * their counters.
  */
 export function createServices({
   db,
@@ -159,6 +163,12 @@ export function createServices({
   const bus = givenBus ?? relay ?? inProcessBus(onListenerError);
   // A kept answer whose background refresh fails is still served: say so in the log.
   const caches = new CacheRegistry({ onRefreshError: (key, err) => logger.warn({ err, key }, "kept answer refresh failed") });
+  // The first listener: every cache drops by the event's tags (cache-tags.ts) before any other
+  // listener (the pre-render) runs, here and on every instance the event is relayed to.
+  followEvents(caches, bus);
+  // Memos of pure computations (module-level, no data in them): listed for their counters.
+  caches.adopt(pinyinOfRun as Cache<unknown>);
+  caches.adopt(byMinute as Cache<unknown>);
   const writes = catalogueWriteService(db, bus);
   const audit = auditService(db);
   const siteSettings = siteSettingsService(db, { caches, bus, audit });
@@ -188,7 +198,7 @@ export function createServices({
     plugins: (rows) => plugins.entries(rows),
   });
   const charts = chartsService(db, { caches, bus, clock, sources: sourceDirectory });
-  const categories = categoryService(db, { charts, caches, bus, settings: siteSettings });
+  const categories = categoryService(db, { charts, caches, settings: siteSettings });
   const views = viewBuffer(db, writes, redis ? redisViewLedger(redis) : undefined);
   // Captcha answers, login failures, code throttles: shared by every instance when Redis is set.
   const ephemeral = redis ? redisEphemeralStore(redis) : memoryEphemeralStore({ clock });
@@ -253,17 +263,16 @@ export function createServices({
     charts,
     chartScheduler: createChartScheduler({ charts, intervalMs: chartsRebuildIntervalMs, logger, leader: () => lease.check() }),
     categories,
-    categoryAnswers: categoryAnswers(categories, { caches, bus }),
-    home: homeService(db, { charts, caches, bus, settings: siteSettings }),
-    navigation: navigationService(db, { caches, bus }),
+    categoryAnswers: categoryAnswers(categories, { caches }),
+    home: homeService(db, { charts, caches, settings: siteSettings }),
+    navigation: navigationService(db, { caches }),
     views,
-    suites: suiteService(db, { caches, bus, views, now: clock }),
-    seo: seoService(db, { publicUrl, caches, bus }),
+    suites: suiteService(db, { caches, views, now: clock }),
+    seo: seoService(db, { publicUrl, caches }),
     search,
     // Kept, serialized and compressed once per normalised query; dropped by change events (ADR 0034).
     searchAnswers: searchAnswers(search, {
       caches,
-      bus,
       now: () => clock().getTime(),
       onSourcesChange: (listener) => sourceDirectory.onChange(listener),
       limits: searchAnswerLimits,
@@ -271,11 +280,11 @@ export function createServices({
     sourceHealth: sources.health,
     // Per-day counts written in batches (searches), and the dashboard reading them (ADR 0032).
     counters: dailyCounterBuffer(db, clock),
-    dashboard: dashboardService(db, { ...system, clock, sourceHealth: () => withCanaries(sources.health.list(), canaries) }),
+    dashboard: dashboardService(db, { ...system, clock, caches, sourceHealth: () => withCanaries(sources.health.list(), canaries) }),
     sourceDirectory,
     collected: collectedService(db, { writes, sourceDirectory, logger, audit }),
-    suiteList: suiteListService(db, { writes, audit, caches, bus }),
-    sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db }),
+    suiteList: suiteListService(db, { writes, audit, caches }),
+    sourcePlay: sourcePlayService(sourceDirectory, { now: () => clock().getTime(), health: sources.health, db, caches }),
     adminUsers: adminUserService(db, { audit, sessions }),
     adminComments: adminCommentService(db, { writes, audit }),
     sourceAdmin: sourceAdminService(db, { writes, audit, directory: sourceDirectory, network: sourceNetwork }),

@@ -194,7 +194,8 @@ describe("Cache", () => {
     await c.get("d"); // evicts a
     c.tick(101);
     await c.get("d"); // stale: a refresh
-    c.cache.deleteWhere((key) => key === "b" || key === "c");
+    c.cache.delete("b");
+    c.cache.delete("c");
     await settle();
     expect(c.cache.stats()).toMatchObject({ name: "test", hits: 2, misses: 4, refreshes: 1, evictions: 1, drops: 2, entries: 1 });
   });

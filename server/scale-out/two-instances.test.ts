@@ -79,6 +79,9 @@ describe.skipIf(!redisUrl || !postgres)("two instances on one PostgreSQL and one
     await search(b, "雨夜");
     expect(cacheHits(b, "search")).toBe(searchHits + 1);
     expect(await page(b, `/sutie/${suiteId}.html`)).toContain("夜店串烧 雨夜");
+    await page(b, "/login");
+    const keptOnB = (key: string) => b.services.caches.get("pages-until-changed")!.peek(key) !== undefined;
+    expect(keptOnB("/login")).toBe(true);
 
     const form = (await a.inject({ url: `/api/pandaadmin/suites/${suiteId}`, headers: editor })).json().data;
     const res = await a.inject({ method: "PUT", url: `/api/pandaadmin/suites/${suiteId}`, payload: { ...form, title: "雨夜 慢摇改版" }, headers: editor });
@@ -88,6 +91,8 @@ describe.skipIf(!redisUrl || !postgres)("two instances on one PostgreSQL and one
     const html = await page(b, `/sutie/${suiteId}.html`);
     expect(html).toContain("雨夜 慢摇改版");
     expect(html).not.toContain("夜店串烧 雨夜");
+    // B dropped by the event's tags (ADR 0054): the login page shows no suite and stayed kept.
+    expect(keptOnB("/login")).toBe(true);
   });
 
   it("a login on A works on B", async () => {

@@ -1,16 +1,15 @@
 import type { MusicInfo } from "@contracts/suite";
 import type { AppContext } from "../../web/app/lib/app-context";
-import { chartSideItemIds } from "../modules/charts/service.js";
-import { shownItemIds } from "../modules/home/service.js";
 import type { AppServices } from "../services.js";
 import { keptPage, type KeptPage, NotKept, VIEWS_PLACEHOLDER } from "./kept-page.js";
 import type { PageTarget } from "./page-keys.js";
 import type { PageHandler } from "./shared.js";
 
-/** What a kept page was made from: read by the change listener (page-cache.ts). */
+/**
+ * What a kept page was made from, besides its tags (gathered from the cached answers its
+ * loaders read, lib/cache.ts): the suite a suite page shows, to compare with the kept suite.
+ */
 export interface PageSources {
-  /** Items whose counts or edits change the page beyond its lists (home: all shown; category: its charts). */
-  itemIds?: ReadonlySet<number>;
   /** The suite data a suite page shows (the very object the suites cache keeps). */
   suite?: MusicInfo;
 }
@@ -24,27 +23,11 @@ export interface Rendered {
 /**
  * The services as a kept render sees them: the same, except that a suite is shown with
  * VIEWS_PLACEHOLDER and counts no view (each request counts its own and writes its count into
- * the kept bytes), and what the page shows is noted for the change listener.
+ * the kept bytes), and the suite shown is noted.
  */
 function recordingServices(services: AppServices, sources: PageSources): AppServices {
   return {
     ...services,
-    home: {
-      ...services.home,
-      page: async () => {
-        const page = await services.home.page();
-        sources.itemIds = shownItemIds(page);
-        return page;
-      },
-    },
-    categories: {
-      ...services.categories,
-      page: async (query) => {
-        const page = await services.categories.page(query);
-        sources.itemIds = chartSideItemIds(page.side);
-        return page;
-      },
-    },
     suites: {
       ...services.suites,
       musicInfo: async (id) => {

@@ -12,6 +12,8 @@ import { createTestAdmin } from "../testing/admins.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { testEngines } from "../testing/test-db.js";
 import { testVisitor } from "../testing/visitors.js";
+import type { CatalogueEvent } from "../events/catalogue-events.js";
+import { tags } from "../lib/cache-tags.js";
 
 /** A small byte cap, so a few dozen pages go past it. */
 const MAX_BYTES = 300_000;
@@ -266,6 +268,41 @@ describe.each(testEngines())("kept pages on %s", (engine) => {
     const site = await t.app.services.siteSettings.get();
     await t.app.services.siteSettings.update({ adminId: admin.id, ip: "127.0.0.1" }, { ...site, footer: "新的页脚文字" });
     for (const url of pages) expect((await get(url)).html, url).toContain("新的页脚文字");
+  });
+
+  it("drops for a new event type only the pages carrying its tags; the rest stay kept", async () => {
+    // An event the catalogue does not have yet (comments moderated on an item): its plan names
+    // the item's counts, and the app's registry follows the app's bus with it.
+    type Comments = { type: "comments"; ids: number[] };
+    const { caches, bus } = t.app.services;
+    const stop = caches.follow(bus as unknown as { subscribe(l: (e: Comments) => void): () => void }, (event) =>
+      event.type === "comments" ? { drop: event.ids.map(tags.counts), stale: [] } : { drop: [], stale: [] },
+    );
+    try {
+      const manyao = await categoryOf("manyao");
+      const item = await newestIn(manyao.id);
+      const [{ id: other }] = await queryRows<{ id: number }>(t.database.db, sql`select id from items where status = 'normal' and id <> ${item.id} limit 1`);
+      const pages = ["/", "/sort/manyao", `/site/${item.id}.html`, `/site/${other}.html`, "/login"];
+      for (const url of pages) await keptNow(url);
+      const homeShowsIt = caches.get("pages")!.tagsOf("home")!.has(tags.counts(item.id));
+      // A category page carries its own category, not every other (what it read drops it, no more).
+      const sortTags = caches.get("pages")!.tagsOf("sort:manyao:1:new")!;
+      expect(sortTags.has(tags.category(manyao.id))).toBe(true);
+      const others = (await t.database.db.select().from(categories)).filter((c) => c.id !== manyao.id && c.parentId !== manyao.id);
+      expect(others.filter((c) => sortTags.has(tags.category(c.id)))).toEqual([]);
+      await bus.publish({ type: "comments", ids: [item.id] } as unknown as CatalogueEvent);
+      expect(peek(`site:${item.id}`)).toBeUndefined();
+      expect(peek("home") !== undefined).toBe(!homeShowsIt);
+      // Kept: each is served from memory, no render.
+      for (const url of ["/sort/manyao", `/site/${other}.html`, "/login"]) {
+        const before = { ...stats(), renders };
+        await get(url);
+        expect(stats().hits, url).toBe(before.hits + 1);
+        expect(renders, url).toBe(before.renders);
+      }
+    } finally {
+      stop();
+    }
   });
 
   it("stays within its byte cap", async () => {

@@ -1,7 +1,7 @@
 import type { MusicInfo } from "@contracts/suite";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { CatalogueEvent } from "../events/catalogue-events.js";
 import { AppError } from "../errors.js";
+import { tags } from "../lib/cache-tags.js";
 import { visitorId } from "../http/visitor.js";
 import type { AppServices } from "../services.js";
 import { NotKept } from "./kept-page.js";
@@ -34,7 +34,7 @@ export const PRERENDER_SHARE = 0.5;
 
 /**
  * Public pages kept like the APIs' answers (ADR 0033): rendered once for every visitor and
- * served from memory until a change event says what they show changed. A suite page still
+ * served from memory until a change event names one of their tags (ADR 0054). A suite page still
  * counts each request's view and shows its exact count (kept-page.ts); a new visitor still gets
  * the visitor cookie there. What cannot be kept is rendered per request as before (null).
  */
@@ -43,26 +43,19 @@ export function pageCache(
   handle: PageHandler,
   { maxEntries = PAGE_MAX_ENTRIES, maxBytes = PAGE_MAX_BYTES }: PageCacheOptions = {},
 ) {
-  const sizeOf = (rendered: Rendered) => rendered.page.bytesHeld + 16 * (rendered.sources.itemIds?.size ?? 0);
-  const half = { maxEntries: Math.ceil(maxEntries / 2), maxBytes: Math.floor(maxBytes / 2), sizeOf };
+  // (Plus ~2 KB for its tags: a home page carries some hundred.)
+  const sizeOf = (rendered: Rendered) => rendered.page.bytesHeld + 2048;
+  // A page carries the tags of every cached answer its loaders read (lib/cache.ts gathers them:
+  // the home page's, a category's, a suite's, the navigation's, the settings'), so an event drops
+  // exactly the pages showing what it changed (cache-tags.ts); every page's layout shows the
+  // navigation and the settings.
+  const tagsOf = () => [tags.nav, tags.settings];
+  const half = { maxEntries: Math.ceil(maxEntries / 2), maxBytes: Math.floor(maxBytes / 2), sizeOf, tagsOf };
   // Lists move with views and plays, which publish no event: refreshed in the background.
   const lists = services.caches.create<Rendered>({ name: "pages", freshMs: PAGE_FRESH_MS, staleMs: PAGE_MAX_STALE_MS, ...half });
   // Suite pages (views spliced in per request), the shells and the 404s: only events change them.
   const others = services.caches.create<Rendered>({ name: "pages-until-changed", ...half });
   const cacheFor = (target: PageTarget) => (target.kind === "home" || target.kind === "category" ? lists : others);
-  services.bus.subscribe((event) => {
-    // Every page shows the navigation (categories) and the site settings (titles, footer).
-    if (event.type === "categories" || event.type === "settings") {
-      lists.clear();
-      others.clear();
-      return;
-    }
-    if (event.type === "charts") return lists.markStale();
-    if (event.type === "sourceCharts") return; // no page carries the sites' own charts
-    const changed = changeTest(event, services);
-    // (undefined: a render in flight, which may have read what changed.)
-    for (const cache of [lists, others]) cache.deleteWhere((_key, rendered) => rendered === undefined || changed(rendered));
-  });
 
   async function kept(target: PageTarget, { log }: Pick<FastifyRequest, "log">): Promise<Rendered | null> {
     // An error while rendering is logged by the per-request render that follows (NotKept).
@@ -147,33 +140,4 @@ function fingerprint(info: MusicInfo): string {
   let known = fingerprints.get(info);
   if (known === undefined) fingerprints.set(info, (known = JSON.stringify({ ...info, views: 0 })));
   return known;
-}
-
-/** Which kept pages an event changes (besides categories and settings, which change them all). */
-function changeTest(event: CatalogueEvent, services: AppServices): (rendered: Rendered) => boolean {
-  const ids = "ids" in event ? new Set(event.ids) : new Set<number>();
-  const shows = (rendered: Rendered) => [...ids].some((id) => rendered.sources.itemIds?.has(id));
-  switch (event.type) {
-    case "blocks":
-      return ({ target }) => target.kind === "home";
-    case "sources":
-      return ({ target, sources }) =>
-        target.kind === "home" || target.kind === "category" || (sources.suite !== undefined && event.codes.includes(sources.suite.website.code));
-    case "itemCounts":
-      // Likes and favourites: the home page's most-favourited list, a suite's counts.
-      return (rendered) => (rendered.target.kind === "home" && shows(rendered)) || (rendered.target.kind === "suite" && ids.has(rendered.target.id));
-    case "items": {
-      // A category page lists items of its category (and menu group); its charts may show any item.
-      const covered = services.categories.diynamesCovering(event.categoryIds);
-      return (rendered) => {
-        const { target } = rendered;
-        if (target.kind === "home") return true;
-        if (target.kind === "suite") return ids.has(target.id);
-        if (target.kind !== "category") return false;
-        return covered === null || covered.includes(target.diyname) || (event.action !== "created" && shows(rendered));
-      };
-    }
-    default:
-      return () => true;
-  }
 }

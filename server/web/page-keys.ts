@@ -47,7 +47,10 @@ const FAST: [RegExp, (m: RegExpExecArray) => Leaf][] = [
   [/^\/(login|forgot-password)$/, (m) => ({ id: `routes/${m[1]}`, params: {} })],
 ];
 const FAST_SAMPLES = ["/", "/site/1.html", "/sutie/2.html", "/sort/club", "/login", "/forgot-password"];
-/** Other paths' matches are remembered (404s asked again and again), up to this many. */
+/**
+ * Other paths' matches are remembered (404s asked again and again), up to this many. A memo of a
+ * pure computation (the routes are fixed per build), not a cache of data: no event concerns it.
+ */
 const MATCH_MEMO_MAX = 2_000;
 
 /** React Router's routes as a tree, for matching a path the way the page handler will. */

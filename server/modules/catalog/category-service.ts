@@ -3,8 +3,8 @@ import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
 import type { ChartsService } from "../charts/service.js";
-import type { EventBus } from "../../events/bus.js";
-import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
+import { type CacheRegistry, jsonBytes, tagWith } from "../../lib/cache.js";
+import { tags } from "../../lib/cache-tags.js";
 import type { SiteSettingsService } from "../site-settings/service.js";
 import { type CategoryRow, categoryRepo } from "./category-repo.js";
 import { toCatalogueItem } from "./catalogue-item.js";
@@ -44,12 +44,11 @@ export function categoryService(
   {
     charts,
     caches,
-    bus,
     settings,
-  }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; bus: EventBus; settings?: Pick<SiteSettingsService, "get"> },
+  }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; settings?: Pick<SiteSettingsService, "get"> },
 ) {
   const repo = categoryRepo(db);
-  const enabled = caches.create<Map<string, CategoryRow>>({ name: "categories", maxEntries: 1, maxBytes: 1024 * 1024, sizeOf: jsonBytes, freshMs: CATEGORIES_CACHE_MS });
+  const enabled = caches.create<Map<string, CategoryRow>>({ name: "categories", maxEntries: 1, maxBytes: 1024 * 1024, sizeOf: jsonBytes, freshMs: CATEGORIES_CACHE_MS, tagsOf: () => [tags.nav] });
   const byDiyname = () =>
     enabled.get("", async () => {
       const rows = await repo.allEnabled();
@@ -65,6 +64,7 @@ export function categoryService(
     sizeOf: () => 8,
     freshMs: CATEGORY_COUNT_CACHE_MS,
     staleMs: CATEGORY_COUNT_STALE_MS,
+    tagsOf: (_count, id) => [tags.category(Number(id)), tags.nav],
   });
   const orders = caches.create<number[]>({
     name: "category-orders",
@@ -73,8 +73,9 @@ export function categoryService(
     sizeOf: (ids) => ids.length * 8,
     freshMs: ORDER_FRESH_MS,
     staleMs: CATEGORY_COUNT_STALE_MS,
+    // Key: order|length|scope ids.
+    tagsOf: (_ids, key) => [...key.split("|")[2].split(",").map((id) => tags.category(Number(id))), tags.nav],
   });
-  const inScope = (key: string, ids: readonly number[]) => key.split("|")[2].split(",").some((id) => ids.includes(Number(id)));
   /** Items [offset, offset + page size) of the order, from the shortest kept order that holds them. */
   const slice = async (scope: readonly number[], order: "new" | "hot", offset: number) => {
     const end = offset + CATEGORY_PAGE_SIZE;
@@ -85,28 +86,7 @@ export function categoryService(
   const countOne = (id: number) => counts.get(String(id), () => repo.count(id));
   const countOf = async (scope: readonly number[]) => (await Promise.all(scope.map(countOne))).reduce((a, b) => a + b, 0);
 
-  bus.subscribe((event) => {
-    if (event.type === "categories") {
-      enabled.clear();
-      counts.clear();
-      orders.clear();
-    } else if (event.type === "items") {
-      for (const id of event.categoryIds) counts.delete(String(id));
-      orders.deleteWhere((key) => inScope(key, event.categoryIds));
-    }
-  });
-
   return {
-    /**
-     * The slugs of the enabled categories whose pages list items of these categories (the
-     * category itself and its menu group); null when the categories are not loaded.
-     */
-    diynamesCovering(categoryIds: readonly number[]): string[] | null {
-      const all = enabled.peek("");
-      if (!all) return null;
-      return [...all.values()].filter((c) => c.scope.some((id) => categoryIds.includes(id))).map((c) => c.diyname);
-    },
-
     /**
      * Every enabled category's slug and how many pages it has (at least its first, even empty;
      * counts as kept): what the background pre-render asks for (ADR 0038).
@@ -130,6 +110,10 @@ export function categoryService(
       const diyname = bareDiyname(query.diyname);
       const category = SLUG.test(diyname) ? (await byDiyname()).get(diyname) : undefined;
       if (!category) throw notFound(categoryMessages.missing);
+      // The page lists its scope's visible items, of the sources in use: any item write in one
+      // of them drops it. (Its other tags come with what it reads: the categories, their counts,
+      // the charts beside it, the settings.)
+      tagWith(...category.scope.map(tags.category), tags.sources);
       const offset = (query.page - 1) * CATEGORY_PAGE_SIZE;
       const [rows, total, side, site] = await Promise.all([
         query.page > ORDER_FROM_PAGE

@@ -1,8 +1,8 @@
 import { HOME_NAV_ITEM, type NavItem } from "@contracts/navigation";
 import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
-import type { EventBus } from "../../events/bus.js";
 import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
+import { tags } from "../../lib/cache-tags.js";
 import { type NavCategoryRow, navigationRepo } from "./navigation-repo.js";
 
 /**
@@ -39,12 +39,9 @@ function toItem(row: NavCategoryRow): NavItem {
   return row.icon ? { label: row.name, to: categoryPath(row.diyname), icon: row.icon } : { label: row.name, to: categoryPath(row.diyname) };
 }
 
-export function navigationService(db: AppDatabase, { caches, bus }: { caches: CacheRegistry; bus: EventBus }) {
+export function navigationService(db: AppDatabase, { caches }: { caches: CacheRegistry }) {
   const repo = navigationRepo(db);
-  const nav = caches.create<NavItem[]>({ name: "navigation", maxEntries: 1, maxBytes: 256 * 1024, sizeOf: jsonBytes, freshMs: NAV_CACHE_MS });
-  bus.subscribe((event) => {
-    if (event.type === "categories") nav.clear();
-  });
+  const nav = caches.create<NavItem[]>({ name: "navigation", maxEntries: 1, maxBytes: 256 * 1024, sizeOf: jsonBytes, freshMs: NAV_CACHE_MS, tagsOf: () => [tags.nav] });
   return {
     topNav: (): Promise<NavItem[]> => nav.get("", () => repo.listEnabledCategories().then(buildTopNav)),
   };

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { buildTopNav, navigationService } from "./navigation-service.js";
 import { inProcessBus } from "../../events/bus.js";
-import { CacheRegistry } from "../../lib/cache.js";
+import { registryFollowing } from "../../lib/cache-tags.js";
 import { catalogueWriteService } from "../catalogue-write/service.js";
 
 describe("buildTopNav", () => {
@@ -75,7 +75,7 @@ describe.each(testEngines())("GET /api/forntend/gettopnav on %s", (engine) => {
   it("keeps the menu until a category changes through the write service, and a minute at most otherwise", async () => {
     let clock = 0;
     const bus = inProcessBus();
-    const nav = navigationService(t.database.db, { caches: new CacheRegistry({ now: () => clock }), bus });
+    const nav = navigationService(t.database.db, { caches: registryFollowing(bus, { now: () => clock }) });
     const writes = catalogueWriteService(t.database.db, bus);
     const [{ id }] = await t.database.db.select({ id: categories.id }).from(categories).where(eq(categories.diyname, "zhongwenmange"));
     expect((await nav.topNav()).map((i) => i.label)).toContain("中文慢歌");

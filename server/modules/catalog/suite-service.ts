@@ -9,8 +9,8 @@ import {
 import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { notFound } from "../../errors.js";
-import type { EventBus } from "../../events/bus.js";
 import type { CacheRegistry } from "../../lib/cache.js";
+import { tags } from "../../lib/cache-tags.js";
 import { type SuiteRow, suiteRepo } from "./suite-repo.js";
 import type { ViewBuffer } from "./view-buffer.js";
 import { chinaDay } from "../../lib/china-day.js";
@@ -65,7 +65,7 @@ interface KeptSuite {
 
 export function suiteService(
   db: AppDatabase,
-  { caches, bus, views, now = () => new Date() }: { caches: CacheRegistry; bus: EventBus; views: ViewBuffer; now?: () => Date },
+  { caches, views, now = () => new Date() }: { caches: CacheRegistry; views: ViewBuffer; now?: () => Date },
 ) {
   const repo = suiteRepo(db);
   const infos = caches.create<KeptSuite | null>({
@@ -75,17 +75,13 @@ export function suiteService(
     maxEntries: SUITE_INFO_MAX,
     maxBytes: SUITE_INFO_MAX_BYTES,
     sizeOf: (kept) => kept?.bytes ?? 64,
-  });
-  bus.subscribe((event) => {
-    if (event.type === "items" || event.type === "itemCounts") {
-      for (const id of event.ids) infos.delete(String(id));
-    } else if (event.type === "categories") {
-      // A suite shows its category's name and address.
-      // (undefined: a read in flight, which may have read the old name.)
-      infos.deleteWhere((_key, kept) => kept === undefined || (kept !== null && kept.categoryId !== null && event.ids.includes(kept.categoryId)));
-    } else if (event.type === "sources") {
-      infos.deleteWhere((_key, kept) => kept === undefined || (kept !== null && event.codes.includes(kept.info.website.code)));
-    }
+    // A suite shows its own data and counts, its category's name and address, its site.
+    tagsOf: (kept, id) => [
+      tags.item(Number(id)),
+      tags.counts(Number(id)),
+      ...(kept?.categoryId != null ? [tags.category(kept.categoryId)] : []),
+      ...(kept ? [tags.source(kept.info.website.code)] : []),
+    ],
   });
   async function read(id: number): Promise<KeptSuite | null> {
     // Views added before the read and already written are in the row's count.

@@ -14,7 +14,6 @@ import { suiteService } from "./suite-service.js";
 import { testVisitor } from "../../testing/visitors.js";
 import { chinaDay } from "../../lib/china-day.js";
 import { CacheRegistry } from "../../lib/cache.js";
-import { inProcessBus } from "../../events/bus.js";
 
 describe("file tree order and visitors", () => {
   it("sorts labels in Chinese locale with numeric order, at every level", () => {
@@ -107,7 +106,6 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     // Tomorrow the same visitor counts again.
     const tomorrow = suiteService(t.database.db, {
       caches: new CacheRegistry(),
-      bus: inProcessBus(),
       views: t.app.services.views,
       now: () => new Date(Date.now() + 24 * 3600 * 1000),
     });

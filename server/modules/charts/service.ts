@@ -17,7 +17,8 @@ import {
 import { DEFAULT_COVER } from "@contracts/player-texts";
 import type { AppDatabase } from "../../db/open.js";
 import { type EventBus, inProcessBus } from "../../events/bus.js";
-import { CacheRegistry, jsonBytes } from "../../lib/cache.js";
+import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
+import { registryFollowing, tags } from "../../lib/cache-tags.js";
 import { badRequest } from "../../errors.js";
 import type { SourceDirectory } from "../sources/directory.js";
 import { chartsRepo, type ChartRow, type ChartWindow } from "./repo.js";
@@ -50,7 +51,7 @@ export type RebuildResult =
 
 const sideIds = new WeakMap<ChartSide, ReadonlySet<number>>();
 
-/** The ids of the items a `side` lists (worked out once per side). */
+/** The ids of the items a `side` lists (worked out once per side: a pure memo, goes with its side). */
 export function chartSideItemIds(side: ChartSide): ReadonlySet<number> {
   let ids = sideIds.get(side);
   if (!ids) {
@@ -101,7 +102,7 @@ export function chartsService(
   db: AppDatabase,
   // Standalone (scripts, tests): caches and events of its own.
   {
-    caches = new CacheRegistry(),
+    caches: givenCaches,
     bus = inProcessBus(),
     clock = () => new Date(),
     sources,
@@ -117,12 +118,19 @@ export function chartsService(
   } = {},
 ) {
   const repo = chartsRepo(db, { backlogEvents: tallyBacklogEvents });
+  const caches = givenCaches ?? registryFollowing(bus);
   const siteBoards = sourceCharts(db, { caches, bus, sources });
   let running: Promise<RebuildResult> | undefined;
-  const sides = caches.create<ChartSide>({ name: "chart-side", maxEntries: 8, maxBytes: 2 * 1024 * 1024, sizeOf: jsonBytes, freshMs: SIDE_CACHE_MS });
-  bus.subscribe((event) => {
-    // Charts show items' titles, covers and sites, and only visible items.
-    if ((event.type === "items" && event.action !== "created") || event.type === "sources") sides.clear();
+  const sides = caches.create<ChartSide>({
+    name: "chart-side",
+    maxEntries: 8,
+    maxBytes: 2 * 1024 * 1024,
+    sizeOf: jsonBytes,
+    freshMs: SIDE_CACHE_MS,
+    // Charts show items' titles, covers and sites, and only visible items (a hidden one leaves
+    // at once; one shown again joins at the next read, SIDE_CACHE_MS).
+    // Rebuilt charts (`charts`) are read again at the next ask.
+    tagsOf: (side) => [...[...chartSideItemIds(side)].map(tags.item), tags.sources, tags.charts],
   });
 
   return {

@@ -4,6 +4,7 @@ import { DEFAULT_COVER } from "@contracts/player-texts";
 import type { AppDatabase } from "../../db/open.js";
 import type { EventBus } from "../../events/bus.js";
 import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
+import { tags } from "../../lib/cache-tags.js";
 import type { SourceDirectory } from "../sources/directory.js";
 import { HLS_MIME_TYPE, SOURCE_PLAY_PATH, sourcePlayUrl } from "../sources/source-provider.js";
 import { sourceChartsRepo, type SourceChartRow } from "./source-charts-repo.js";
@@ -52,12 +53,14 @@ export function sourceCharts(
   { caches, bus, sources }: { caches: CacheRegistry; bus: EventBus; sources?: Pick<SourceDirectory, "get"> },
 ) {
   const repo = sourceChartsRepo(db);
-  const charts = caches.create<SiteRankData>({ name: "source-charts", maxEntries: 64, maxBytes: 4 * 1024 * 1024, sizeOf: jsonBytes, freshMs: SOURCE_CHART_CACHE_MS });
-  bus.subscribe((event) => {
-    if (event.type === "sourceCharts") {
-      const codes = new Set(event.codes);
-      charts.deleteWhere((key) => codes.has(key.split("|")[0]));
-    } else if (event.type === "items" || event.type === "sources") charts.clear();
+  const charts = caches.create<SiteRankData>({
+    name: "source-charts",
+    maxEntries: 64,
+    maxBytes: 4 * 1024 * 1024,
+    sizeOf: jsonBytes,
+    freshMs: SOURCE_CHART_CACHE_MS,
+    // Key: site|…; its entries link to our items, so any item write drops it too.
+    tagsOf: (_chart, key) => [tags.sourceChart(key.split("|")[0]!), tags.items, tags.sources],
   });
 
   async function build(site: string, type: ChartType, period: ChartPeriodName, key: SideKey, limit: number): Promise<SiteRankData> {

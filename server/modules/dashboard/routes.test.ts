@@ -181,6 +181,18 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
     expect(sources).toEqual(app.services.sourceHealth.list());
   });
 
+  it("lists this instance's caches with their counters, read live (ADR 0054)", async () => {
+    await app.inject({ method: "GET", url: "/api/forntend/index" });
+    await app.inject({ method: "GET", url: "/api/forntend/index" });
+    const { caches } = await dashboard();
+    expect(caches.map((c) => c.name)).toEqual(expect.arrayContaining(["home", "suites", "dashboard", "data-dir-size", "play-addresses", "pinyin"]));
+    const home = caches.find((c) => c.name === "home")!;
+    expect(home).toMatchObject({ entries: 1, hits: expect.any(Number), misses: expect.any(Number), drops: expect.any(Number) });
+    expect(home.hits).toBeGreaterThanOrEqual(1);
+    expect(home.bytes).toBeGreaterThan(0);
+    expect(home.bytes).toBeLessThanOrEqual(home.maxBytes);
+  });
+
   it("gives 30 China days of plays, sign-ups and searches, searches counted through the search route", async () => {
     const s = await series("?days=30");
     expect(s.days).toHaveLength(30);

@@ -1,6 +1,7 @@
 import type { DashboardAnswer, DashboardSeriesAnswer, DashboardSourceHealth } from "@contracts/dashboard-texts";
 import type { AppDatabase } from "../../db/open.js";
 import type { DatabaseEngine } from "../../db/types.js";
+import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
 import { chinaDayStart, lastChinaDays, todayAndYesterday } from "./china-days.js";
 import { dashboardRepo } from "./repo.js";
@@ -16,9 +17,11 @@ export interface DashboardOptions {
   clock?: Clock;
   /** The sources' live health (services.sourceHealth.list). */
   sourceHealth: () => Promise<DashboardSourceHealth[]>;
+  /** The app's registry: the dashboard keeps its own values there and lists every cache. */
+  caches: CacheRegistry;
 }
 
-type Counted = Omit<DashboardAnswer, "system" | "sources"> & { system: Omit<DashboardAnswer["system"], "uptimeSec"> };
+type Counted = Omit<DashboardAnswer, "system" | "sources" | "caches"> & { system: Omit<DashboardAnswer["system"], "uptimeSec"> };
 
 /**
  * The back office's dashboard (ADR 0032): four counts with today and yesterday (China days),
@@ -26,27 +29,28 @@ type Counted = Omit<DashboardAnswer, "system" | "sources"> & { system: Omit<Dash
  * DASHBOARD_TTL_MS (one set of queries however many tabs refresh), the sources' health and
  * the uptime are read live.
  */
-export function dashboardService(db: AppDatabase, { engine, dataDir, clock = systemClock, sourceHealth }: DashboardOptions) {
+export function dashboardService(db: AppDatabase, { engine, dataDir, clock = systemClock, sourceHealth, caches }: DashboardOptions) {
   const repo = dashboardRepo(db);
-  const dirSize = dataDirSize(dataDir, () => clock().getTime());
-  let dbVersion: Promise<string> | undefined;
-  let kept: { at: number; value: Promise<Counted> } | undefined;
-  const seriesKept = new Map<number, { at: number; value: Promise<DashboardSeriesAnswer> }>();
+  const dirSize = dataDirSize(dataDir, caches);
+  const now = () => clock().getTime();
+  // One set of queries per DASHBOARD_TTL_MS, shared by the tabs asking meanwhile; a failed one is not kept.
+  // (Fresh up to DASHBOARD_TTL_MS - 1 ms: read again once the TTL has passed, as before.)
+  const small = { maxBytes: 256 * 1024, sizeOf: jsonBytes, now };
+  const counts = caches.create<Counted>({ name: "dashboard", maxEntries: 1, freshMs: DASHBOARD_TTL_MS - 1, ...small });
+  const series = caches.create<DashboardSeriesAnswer>({ name: "dashboard-series", maxEntries: 8, freshMs: DASHBOARD_TTL_MS - 1, ...small });
+  // The database server's version: read once (again only after a failure).
+  const serverVersion = caches.create<string>({ name: "db-version", maxEntries: 1, ...small });
 
   const count = async (): Promise<Counted> => {
     const now = clock();
     const { day, today, yesterday } = todayAndYesterday(now);
-    dbVersion ??= repo.serverVersion().catch((err) => {
-      dbVersion = undefined;
-      throw err;
-    });
     const [suites, users, plays, downloads, logins, version, size] = await Promise.all([
       repo.suites(today, yesterday),
       repo.users(today, yesterday),
       repo.plays(today, yesterday),
       repo.downloads(today, yesterday),
       repo.recentAdminLogins(RECENT_LOGINS),
-      dbVersion,
+      serverVersion.get("", () => repo.serverVersion()),
       dirSize(),
     ]);
     return {
@@ -79,43 +83,29 @@ export function dashboardService(db: AppDatabase, { engine, dataDir, clock = sys
     };
   };
 
-  /** A kept promise younger than the TTL, else a fresh one (a failed one is not kept). */
-  function fresh<V>(entry: { at: number; value: Promise<V> } | undefined, load: () => Promise<V>, keep: (e: { at: number; value: Promise<V> } | undefined) => void): Promise<V> {
-    const now = clock().getTime();
-    if (entry && now - entry.at >= 0 && now - entry.at < DASHBOARD_TTL_MS) return entry.value;
-    const value = load();
-    const made = { at: now, value };
-    keep(made);
-    value.catch(() => keep(undefined));
-    return value;
-  }
-
   return {
     async dashboard(): Promise<DashboardAnswer> {
-      const counted = await fresh(kept, count, (e) => (kept = e));
+      const counted = await counts.get("", count);
       return {
         ...counted,
         system: { ...counted.system, uptimeSec: Math.floor(process.uptime()) },
         sources: await sourceHealth(),
+        caches: caches.stats().map(({ name, entries, bytes, maxBytes, hits, misses, drops, evictions }) => ({ name, entries, bytes, maxBytes, hits, misses, drops, evictions })),
       };
     },
 
     /** Plays, sign-ups and searches per China day, the last `days` days up to today. */
     series(days: number): Promise<DashboardSeriesAnswer> {
-      return fresh(
-        seriesKept.get(days),
-        async () => {
-          const list = lastChinaDays(clock(), days);
-          const { plays, signups, counter } = await repo.perDay(chinaDayStart(list[0]!), list[0]!, "search");
-          return {
-            days: list,
-            plays: list.map((d) => plays.get(d) ?? 0),
-            signups: list.map((d) => signups.get(d) ?? 0),
-            searches: list.map((d) => counter.get(d) ?? 0),
-          };
-        },
-        (e) => (e ? seriesKept.set(days, e) : seriesKept.delete(days)),
-      );
+      return series.get(String(days), async () => {
+        const list = lastChinaDays(clock(), days);
+        const { plays, signups, counter } = await repo.perDay(chinaDayStart(list[0]!), list[0]!, "search");
+        return {
+          days: list,
+          plays: list.map((d) => plays.get(d) ?? 0),
+          signups: list.map((d) => signups.get(d) ?? 0),
+          searches: list.map((d) => counter.get(d) ?? 0),
+        };
+      });
     },
   };
 }

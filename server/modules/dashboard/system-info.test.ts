@@ -2,6 +2,7 @@ import { link, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CacheRegistry } from "../../lib/cache.js";
 import { DATA_DIR_SIZE_TTL_MS, dataDirSize, directorySize } from "./system-info.js";
 
 describe("the data directory's size", () => {
@@ -29,11 +30,11 @@ describe("the data directory's size", () => {
 
   it("is walked at most once a minute; later calls get the last size while the next walk runs", async () => {
     let now = 0;
-    const size = dataDirSize(dir, () => now);
+    const size = dataDirSize(dir, new CacheRegistry({ now: () => now }));
     expect((await size()).bytes).toBe(3000);
     await writeFile(path.join(dir, "three.bin"), Buffer.alloc(500));
     expect((await size()).bytes).toBe(3000);
-    now += DATA_DIR_SIZE_TTL_MS;
+    now += DATA_DIR_SIZE_TTL_MS + 1;
     expect((await size()).bytes).toBe(3000); // the kept size, a walk started
     await expect.poll(async () => (await size()).bytes).toBe(3500);
   });

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { CacheRegistry } from "../../lib/cache.js";
 
 /** The data directory's size is walked at most this often. */
 export const DATA_DIR_SIZE_TTL_MS = 60_000;
@@ -71,24 +72,18 @@ export async function directorySize(dir: string, limit = WALK_LIMIT): Promise<{ 
 }
 
 /**
- * The data directory's size, walked again at most once a minute, one walk at a time. Only the
- * first call waits for a walk; later ones get the last size while the next walk runs.
+ * The data directory's size, walked again at most once a minute, one walk at a time (the
+ * cache's shared load). Only the first call waits for a walk; later ones get the last size
+ * while the next walk runs (stale-while-revalidate, never too stale to serve).
  */
-export function dataDirSize(dir: string, now: () => number) {
-  let kept: { at: number; value: { bytes: number; partial: boolean } } | undefined;
-  let walking: Promise<{ bytes: number; partial: boolean }> | undefined;
-  const walk = () =>
-    (walking ??= directorySize(dir)
-      .then((value) => {
-        kept = { at: now(), value };
-        return value;
-      })
-      .finally(() => {
-        walking = undefined;
-      }));
-  return async () => {
-    if (!kept) return walk();
-    if (now() - kept.at >= DATA_DIR_SIZE_TTL_MS) void walk().catch(() => undefined);
-    return kept.value;
-  };
+export function dataDirSize(dir: string, caches: CacheRegistry) {
+  const size = caches.create<{ bytes: number; partial: boolean }>({
+    name: "data-dir-size",
+    maxEntries: 1,
+    maxBytes: 1024,
+    sizeOf: () => 32,
+    freshMs: DATA_DIR_SIZE_TTL_MS,
+    staleMs: Number.POSITIVE_INFINITY,
+  });
+  return () => size.get("", () => directorySize(dir));
 }

@@ -2,8 +2,8 @@ import type { CatalogueItem } from "@contracts/catalogue-item";
 import { type CategoryLatest, HOME_LIMITS, type HomeData } from "@contracts/home";
 import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
-import type { EventBus } from "../../events/bus.js";
 import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
+import { tags } from "../../lib/cache-tags.js";
 import { toCatalogueItem } from "../catalog/catalogue-item.js";
 import { chartSideItemIds, type ChartsService } from "../charts/service.js";
 import type { SiteSettingsService } from "../site-settings/service.js";
@@ -72,27 +72,31 @@ export function homeService(
   {
     charts,
     caches,
-    bus,
     settings,
-  }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; bus: EventBus; settings: Pick<SiteSettingsService, "get"> },
+  }: { charts: Pick<ChartsService, "chartSide">; caches: CacheRegistry; settings: Pick<SiteSettingsService, "get"> },
 ) {
   const repo = homeRepo(db);
   // Past HOME_CACHE_MS it is rebuilt in the background while the kept page is still served.
-  const home = caches.create<HomePage>({ name: "home", maxEntries: 1, maxBytes: 4 * 1024 * 1024, sizeOf: jsonBytes, freshMs: HOME_CACHE_MS, staleMs: 10 * 60_000 });
-  const shown = new WeakMap<HomePage, Set<number>>();
-  bus.subscribe((event) => {
-    if (event.type === "charts") return home.markStale();
-    // The home page does not carry the sites' own charts (the panel asks getrank for them).
-    if (event.type === "sourceCharts") return;
-    if (event.type !== "itemCounts") return home.clear();
-    // The most-favourited list moves with counts: only a page that shows one of the items changes.
-    const page = home.peek("");
-    if (!page) return home.clear();
-    let ids = shown.get(page);
-    if (!ids) shown.set(page, (ids = shownItemIds(page)));
-    if (event.ids.some((id) => ids.has(id))) home.clear();
+  const home = caches.create<HomePage>({
+    name: "home",
+    maxEntries: 1,
+    maxBytes: 4 * 1024 * 1024,
+    sizeOf: jsonBytes,
+    freshMs: HOME_CACHE_MS,
+    staleMs: 10 * 60_000,
+    // Lists chosen across the catalogue, the categories, blocks, sites and settings; the counts
+    // of the items it shows (the most-favourited list moves with them). Not the sites' own
+    // charts: the panel asks getrank for them.
+    tagsOf: (page) => [
+      tags.items,
+      tags.nav,
+      tags.blocks,
+      tags.sources,
+      tags.settings,
+      tags.charts,
+      ...[...shownItemIds(page)].map(tags.counts),
+    ],
   });
-
   async function build(): Promise<HomePage> {
     const categories = await repo.categories();
     const perCategory = Math.max(HOME_LIMITS.group, HOME_LIMITS.category);

@@ -25,7 +25,10 @@ export const PLAY_STARTS_MAX = 100_000;
 /** A start is kept this long: the longest listening a report may claim (a day), and an hour. */
 export const PLAY_START_TTL_MS = 25 * 3600_000;
 
-/** Bounded, oldest out (a Map iterates in insertion order), expired by the injected clock. */
+/**
+ * Bounded, oldest out (a Map iterates in insertion order), expired by the injected clock. A store,
+ * not a cache (ADR 0054): a start dropped is a play lost, so it is never in the cache registry.
+ */
 export function memoryPlayStartStore(
   clock: Clock,
   { max = PLAY_STARTS_MAX, ttlMs = PLAY_START_TTL_MS }: { max?: number; ttlMs?: number } = {},

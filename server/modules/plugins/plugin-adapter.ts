@@ -2,6 +2,7 @@ import { z } from "zod";
 import { classifyKind, cleanTitle, parseDuration, splitArtist } from "../sources/normalise.js";
 import { SourceError, type ChartPeriod, type ItemKind, type ResolvedMedia, type SearchInput, type SourceAdapter, type SourceItem, type SourceItemDetails, type SourcePage } from "../sources/types.js";
 import { PluginCallError } from "./sandbox/host.js";
+import { Cache, jsonBytes } from "../../lib/cache.js";
 
 /**
  * A MusicFree plugin as one of our sources (issue 21): the same `SourceAdapter` the built-in
@@ -76,7 +77,16 @@ export interface PluginAdapterOptions {
 export function pluginAdapter({ code, name, homepage, caller, capabilities }: PluginAdapterOptions): SourceAdapter & { capabilities: PluginCapabilities } {
   // Items as the plugin wrote them, handed back to getMediaSource (MusicFree keeps extra fields).
   const items = new Map<string, MusicItem>();
-  let topLists: { at: number; lists: z.infer<typeof topListGroups>[number]["data"] } | null = null;
+  // The plugin's top lists, read again after TOPLISTS_KEPT_MS. The primitive, but not in the app's
+  // registry: it lives and goes with this adapter (one per plugin version). Loads are not shared:
+  // each runs under its caller's abort signal.
+  const topLists = new Cache<z.infer<typeof topListGroups>[number]["data"]>({
+    name: `top-lists:${code}`,
+    maxEntries: 1,
+    maxBytes: 1024 * 1024,
+    sizeOf: jsonBytes,
+    freshMs: TOPLISTS_KEPT_MS,
+  });
 
   function remember(item: MusicItem): void {
     items.delete(item.id);
@@ -135,11 +145,13 @@ export function pluginAdapter({ code, name, homepage, caller, capabilities }: Pl
   }
 
   async function allTopLists(signal?: AbortSignal) {
-    if (topLists && Date.now() - topLists.at < TOPLISTS_KEPT_MS) return topLists.lists;
+    const kept = topLists.has("") ? topLists.peek("") : undefined;
+    if (kept) return kept;
     const parsed = topListGroups.safeParse(await call("getTopLists", [], signal));
     if (!parsed.success) throw new SourceError(code, "layout", "plugin's top lists are unreadable");
-    topLists = { at: Date.now(), lists: parsed.data.flatMap((group) => group.data.map((list) => ({ ...list, title: list.title || group.title }))) };
-    return topLists.lists;
+    const lists = parsed.data.flatMap((group) => group.data.map((list) => ({ ...list, title: list.title || group.title })));
+    topLists.set("", lists);
+    return lists;
   }
 
   async function topListPage(listId: string, page: number, signal?: AbortSignal): Promise<SourcePage> {

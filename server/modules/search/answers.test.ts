@@ -7,7 +7,6 @@
 import { searchQuerySchema } from "@contracts/search";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inProcessBus } from "../../events/bus.js";
 import { categories, items } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { CacheRegistry } from "../../lib/cache.js";
@@ -199,7 +198,6 @@ describe.each(testEngines())("kept search answers on %s", (engine) => {
     const maxBytes = 12_000;
     const answers = searchAnswers(t.app.services.search, {
       caches: new CacheRegistry(),
-      bus: inProcessBus(),
       now: Date.now,
       limits: { maxBytes, maxEntries: 5 },
     });
@@ -223,7 +221,7 @@ describe("a search every provider failed", () => {
     const djuu = await source;
     try {
       const external = externalSearch({ directory: staticSourceDirectory([djuu.entry]), clock: adjustableClock(), logger: captureLog().logger });
-      const answers = searchAnswers(searchService(external.providers), { caches: new CacheRegistry(), bus: inProcessBus(), now: Date.now });
+      const answers = searchAnswers(searchService(external.providers), { caches: new CacheRegistry(), now: Date.now });
       const q = searchQuerySchema.parse({ keyword: "夜曲" });
       failing.now = true;
       await expect(answers.get(q)).rejects.toMatchObject({ status: 502, message: "搜索失败" });

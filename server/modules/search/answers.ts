@@ -1,8 +1,8 @@
 import { envelopeSchema, ok } from "@contracts/envelope";
 import { searchResultSchema, type SearchQueryParsed } from "@contracts/search";
-import type { EventBus } from "../../events/bus.js";
 import { SharedAnswer } from "../../http/shared-answer.js";
 import type { CacheRegistry } from "../../lib/cache.js";
+import { tags } from "../../lib/cache-tags.js";
 import type { SearchRun } from "./fanout.js";
 import type { ProviderQuery } from "./provider.js";
 import type { SearchService } from "./service.js";
@@ -35,7 +35,6 @@ interface KeptSearch {
 
 export interface SearchAnswersOptions {
   caches: CacheRegistry;
-  bus: EventBus;
   /** Milliseconds since the epoch (the server's clock). */
   now: () => number;
   /** Called with a listener run after the external sources in use were rebuilt (ADR 0026). */
@@ -56,7 +55,7 @@ const keyOf = (q: ProviderQuery) => JSON.stringify([q.keyword, q.type, q.channel
  * keyword is one query. An answer where every provider failed is an error and is not kept.
  */
 export function searchAnswers(service: Pick<SearchService, "resolve" | "start">, options: SearchAnswersOptions) {
-  const { caches, bus, now, partialAnswerMs = PARTIAL_ANSWER_MS } = options;
+  const { caches, now, partialAnswerMs = PARTIAL_ANSWER_MS } = options;
   const limits: Record<keyof typeof SEARCH_ANSWERS, number> = { ...SEARCH_ANSWERS, ...options.limits };
   const cache = caches.create<KeptSearch>({
     name: "search",
@@ -64,16 +63,14 @@ export function searchAnswers(service: Pick<SearchService, "resolve" | "start">,
     // The run's events hold about the plain answer's size again (the stream's lists).
     sizeOf: (kept) => kept.answer.bytesHeld + kept.answer.size + ENTRY_OVERHEAD_BYTES,
     now,
-  });
-  // Items (created, edited, hidden: found or not, what a hit shows), category names and links
-  // shown in hits, and source sites (names, logos, the external sources themselves) change what
-  // a search answers; any item may match any keyword, so every kept answer goes. View counts
-  // (the popularity order) publish no event: the 30 s bound covers them.
-  bus.subscribe((event) => {
-    if (event.type === "items" || event.type === "categories" || event.type === "sources") cache.clear();
+    // Items (created, edited, hidden: found or not, what a hit shows), category names and links
+    // shown in hits, and source sites (names, logos, the external sources themselves) change what
+    // a search answers; any item may match any keyword, so every kept answer carries `items`.
+    // View counts (the popularity order) publish no event: the 30 s bound covers them.
+    tagsOf: () => [tags.items, tags.nav, tags.sources],
   });
   // The directory rebuilds after the `sources` event: answers kept meanwhile asked the old sources.
-  options.onSourcesChange?.(() => cache.clear());
+  options.onSourcesChange?.(() => cache.dropTags([tags.sources]));
 
   // Runs still asking their providers, by key: a stream joins the one its merged twin awaits.
   const inFlight = new Map<string, SearchRun>();

@@ -53,7 +53,7 @@ const HAN_RUN = /\p{Script=Han}+/gu;
 
 // Titles reuse the same names and phrases; keeping each run's pinyin makes bulk seeding several
 // times faster. (A pure function's memo: one per process, not per database.)
-const pinyinOfRun = new Cache<string[]>({
+export const pinyinOfRun = new Cache<string[]>({
   name: "pinyin",
   maxEntries: 50_000,
   maxBytes: 4 * 1024 * 1024,

@@ -1,8 +1,8 @@
 import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
-import type { EventBus } from "../../events/bus.js";
 import { SharedAnswer } from "../../http/shared-answer.js";
-import type { CacheRegistry } from "../../lib/cache.js";
+import type { CacheRegistry, Tag } from "../../lib/cache.js";
+import { ITEM_RANGE, tags } from "../../lib/cache-tags.js";
 import { seoRepo } from "./repo.js";
 
 /** The sitemap protocol's limit of URLs per file. */
@@ -25,10 +25,23 @@ function urlset(entries: { loc: string; lastmod?: Date | string }[]): string {
 export const SITEMAP_CACHE_MS = 10 * 60_000;
 
 const itemsKey = (n: number) => `items-${n}`;
-const blockOf = (id: number) => Math.ceil(id / ITEMS_PER_SITEMAP);
+
+/**
+ * What each sitemap file lists: "pages" the categories, "index" which files there are (new or
+ * deleted ids may add or remove one), "items-n" its ids (any change may show, hide or date one).
+ */
+function sitemapTags(key: string): Tag[] {
+  if (key === "pages") return [tags.nav];
+  if (key === "index") return [tags.itemIds];
+  const n = Number(key.slice("items-".length));
+  const [first, last] = [(n - 1) * ITEMS_PER_SITEMAP + 1, n * ITEMS_PER_SITEMAP];
+  const ranges: Tag[] = [];
+  for (let r = Math.floor(first / ITEM_RANGE); r <= Math.floor(last / ITEM_RANGE); r++) ranges.push(tags.itemRange(r));
+  return ranges;
+}
 
 /** robots.txt and sitemaps: the home page, every category and every visible item. */
-export function seoService(db: AppDatabase, { publicUrl, caches, bus }: { publicUrl: string; caches: CacheRegistry; bus: EventBus }) {
+export function seoService(db: AppDatabase, { publicUrl, caches }: { publicUrl: string; caches: CacheRegistry }) {
   const repo = seoRepo(db);
   const abs = (path: string) => `${publicUrl}${path}`;
   // Each items sitemap is ~5 MB of XML (50,000 URLs), compressed once per kept copy (~0.3 MB
@@ -39,13 +52,7 @@ export function seoService(db: AppDatabase, { publicUrl, caches, bus }: { public
     maxBytes: 64 * 1024 * 1024,
     sizeOf: (answer) => answer?.bytesHeld ?? 0,
     freshMs: SITEMAP_CACHE_MS,
-  });
-  bus.subscribe((event) => {
-    if (event.type === "categories") sitemaps.delete("pages");
-    if (event.type !== "items") return;
-    // New or deleted ids may add or remove a sitemap file; any change may show, hide or date an item.
-    if (event.action !== "updated") sitemaps.delete("index");
-    for (const n of new Set(event.ids.map(blockOf))) sitemaps.delete(itemsKey(n));
+    tagsOf: (_answer, key) => sitemapTags(key),
   });
 
   return {

@@ -5,6 +5,7 @@ import { appSettings } from "../../db/schema/index.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { EventBus } from "../../events/bus.js";
 import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
+import { tags } from "../../lib/cache-tags.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
 
 /** The row of app_settings that holds them (ADR 0030). */
@@ -26,10 +27,7 @@ function readStored(value: unknown): SiteSettings {
  * drops this cache and the home page's, so the next request shows the change.
  */
 export function siteSettingsService(db: AppDatabase, { caches, bus, audit }: { caches: CacheRegistry; bus: EventBus; audit: AuditService }) {
-  const cache = caches.create<SiteSettings>({ name: "site-settings", maxEntries: 1, maxBytes: 256 * 1024, sizeOf: jsonBytes, freshMs: SITE_SETTINGS_CACHE_MS });
-  bus.subscribe((event) => {
-    if (event.type === "settings") cache.clear();
-  });
+  const cache = caches.create<SiteSettings>({ name: "site-settings", maxEntries: 1, maxBytes: 256 * 1024, sizeOf: jsonBytes, freshMs: SITE_SETTINGS_CACHE_MS, tagsOf: () => [tags.settings] });
 
   async function load(executor: Pick<AppDatabase, "select"> = db): Promise<SiteSettings> {
     const [row] = await executor.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_SETTINGS_KEY));

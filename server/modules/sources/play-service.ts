@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { AppDatabase } from "../../db/types.js";
 import { loadAppSecret } from "../../db/app-secret.js";
+import { CacheRegistry, jsonBytes } from "../../lib/cache.js";
+import { tags } from "../../lib/cache-tags.js";
 import type { SourceDirectory } from "./directory.js";
 import type { CallFailure, HealthBoard } from "./health.js";
 import { SEGMENT_LINK_MS, segmentPath, verifySegment, type SegmentTarget } from "./hls-playlist.js";
@@ -33,6 +35,8 @@ export interface SourcePlayOptions {
   health?: Pick<HealthBoard, "track">;
   /** Where the segment signing key lives (`load()`); without it a key per process. */
   db?: AppDatabase;
+  /** The app's registry (the resolved addresses' cache is listed with the others); else one of its own. */
+  caches?: CacheRegistry;
 }
 
 function describeFailure(error: unknown, signal: AbortSignal): CallFailure {
@@ -47,8 +51,21 @@ function describeFailure(error: unknown, signal: AbortSignal): CallFailure {
  * media element's many Range requests of one play do not each reach the site. A kept address
  * is dropped when the source's adapter has changed since (its config was repaired).
  */
-export function sourcePlayService(directory: SourceDirectory, { now = Date.now, health, db }: SourcePlayOptions = {}) {
-  const cache = new Map<string, { media: ResolvedMedia; until: number; adapter: SourceAdapter }>();
+export function sourcePlayService(directory: SourceDirectory, { now = Date.now, health, db, caches = new CacheRegistry({ now }) }: SourcePlayOptions = {}) {
+  // Each address kept until it expires (`until`); a site's own expiry may be sooner than the cap.
+  // Loads are not shared: each runs under its request's abort signal.
+  const cache = caches.create<{ media: ResolvedMedia; until: number; adapter: SourceAdapter }>({
+    name: "play-addresses",
+    maxEntries: RESOLVE_CACHE_ENTRIES,
+    maxBytes: RESOLVE_CACHE_ENTRIES * 2048,
+    sizeOf: ({ media }) => 256 + jsonBytes(media),
+    freshFor: ({ until }) => until - now(),
+    tagsOf: (_kept, k) => [tags.source(k.slice(0, k.indexOf("\n")))],
+  });
+  const fresh = (k: string, adapter: SourceAdapter) => {
+    const kept = cache.peek(k);
+    return kept !== undefined && kept.adapter === adapter && kept.until > now() ? kept : undefined;
+  };
   const key = (source: string, id: string) => `${source}\n${id}`;
   // Shared by the instances of one database once loaded (ADR 0026): a playlist written by one
   // plays through any of them.
@@ -56,16 +73,11 @@ export function sourcePlayService(directory: SourceDirectory, { now = Date.now, 
 
   async function resolve(adapter: SourceAdapter, source: string, id: string, signal: AbortSignal): Promise<ResolvedMedia> {
     const k = key(source, id);
-    const kept = cache.get(k);
-    if (kept && kept.adapter === adapter && kept.until > now()) return kept.media;
-    cache.delete(k);
+    const kept = fresh(k, adapter);
+    if (kept) return kept.media;
     const media = await adapter.resolveMedia(id, signal);
     const until = Math.min(now() + RESOLVE_CACHE_MAX_MS, (media.expiresAt ?? Infinity) - RESOLVE_EXPIRY_MARGIN_MS);
-    if (until > now()) {
-      // Oldest first out: a Map keeps insertion order.
-      if (cache.size >= RESOLVE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-      cache.set(k, { media, until, adapter });
-    }
+    cache.set(k, { media, until, adapter });
     return media;
   }
 
@@ -84,9 +96,7 @@ export function sourcePlayService(directory: SourceDirectory, { now = Date.now, 
     async plan(source: string, id: string, signal: AbortSignal): Promise<PlayPlan> {
       const entry = directory.get(source);
       if (!entry) return { kind: "gone", status: 404 };
-      const kept = cache.get(key(source, id));
-      const fresh = kept !== undefined && kept.adapter === entry.adapter && kept.until > now();
-      const tracked = fresh ? undefined : health?.track(entry.code, entry.name);
+      const tracked = fresh(key(source, id), entry.adapter) ? undefined : health?.track(entry.code, entry.name);
       if (tracked && !tracked.admit()) return { kind: "unavailable" };
       const started = performance.now();
       let media: ResolvedMedia;

@@ -6,7 +6,7 @@
 import { searchQuerySchema, type SearchQueryParsed, type SearchResult } from "@contracts/search";
 import { afterEach, describe, expect, it } from "vitest";
 import { inProcessBus } from "../../events/bus.js";
-import { CacheRegistry } from "../../lib/cache.js";
+import { registryFollowing } from "../../lib/cache-tags.js";
 import { adjustableClock } from "../../lib/clock.js";
 import { hang, html, resetMidBody, status, type FixtureHandler } from "../../testing/fixture-site.js";
 import { captureLog } from "../../testing/log-capture.js";
@@ -37,7 +37,7 @@ function searchOver(list: FixtureSource[], breaker?: { failureThreshold?: number
   const bus = inProcessBus();
   const external = externalSearch({ directory: staticSourceDirectory(list.map((s) => s.entry)), clock, logger: log.logger, breaker });
   const uncached = searchService(external.providers);
-  const answers = searchAnswers(uncached, { caches: new CacheRegistry(), bus, now: () => clock().getTime() });
+  const answers = searchAnswers(uncached, { caches: registryFollowing(bus), now: () => clock().getTime() });
   return {
     clock,
     log,

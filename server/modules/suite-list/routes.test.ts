@@ -11,7 +11,7 @@ import { createTestAdmin } from "../../testing/admins.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { createTestUser } from "../../testing/users.js";
-import { CacheRegistry } from "../../lib/cache.js";
+import { registryFollowing } from "../../lib/cache-tags.js";
 import { chinaDateTime, suiteListService } from "./service.js";
 
 describe.each(testEngines())("the back office's suites on %s", (engine) => {
@@ -138,7 +138,7 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
 
   it("caps a keyword's count (capped: true), keeps exact totals without one, and drops them on a change", async () => {
     const services = app.services;
-    const capped = suiteListService(t.database.db, { writes: services.writes, audit: services.audit, caches: new CacheRegistry(), bus: services.bus, searchCountCap: 2 });
+    const capped = suiteListService(t.database.db, { writes: services.writes, audit: services.audit, caches: registryFollowing(services.bus), searchCountCap: 2 });
     const answer = await capped.table({ search: "夜" });
     expect(answer).toMatchObject({ total: 2, capped: true });
     expect(answer.rows.map((r) => r.id)).toEqual([mixes[5], mixes[2], mixes[0]]);

@@ -8,7 +8,7 @@ import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { suiteListRepo, type SuiteTableRecord } from "./repo.js";
 import { suiteTable } from "./table.js";
 import type { CacheRegistry } from "../../lib/cache.js";
-import type { EventBus } from "../../events/bus.js";
+import { tags } from "../../lib/cache-tags.js";
 
 /** Counting a keyword's matches stops here (the answer then says `capped: true`). */
 export const SEARCH_COUNT_CAP = 500;
@@ -49,7 +49,7 @@ function toRow(r: SuiteTableRecord): SuiteListRow {
  */
 export function suiteListService(
   db: AppDatabase,
-  deps: { writes: CatalogueWriteService; audit: AuditService; caches: CacheRegistry; bus: EventBus; searchCountCap?: number },
+  deps: { writes: CatalogueWriteService; audit: AuditService; caches: CacheRegistry; searchCountCap?: number },
 ) {
   const repo = suiteListRepo(db);
   const { writes, audit } = deps;
@@ -57,9 +57,13 @@ export function suiteListService(
   // Totals of the unsearched table by kind and filter (counting 100,000 suites costs ~10 ms a
   // request); dropped by any change of items or categories, and kept a minute at most, for
   // writers outside this process's bus.
-  const counts = deps.caches.create<number>({ name: "adminSuiteCounts", maxEntries: 500, maxBytes: 256 * 1024, sizeOf: () => 8, freshMs: 60_000 });
-  deps.bus.subscribe((event) => {
-    if (event.type === "items" || event.type === "categories") counts.clear();
+  const counts = deps.caches.create<number>({
+    name: "adminSuiteCounts",
+    maxEntries: 500,
+    maxBytes: 256 * 1024,
+    sizeOf: () => 8,
+    freshMs: 60_000,
+    tagsOf: () => [tags.items, tags.nav],
   });
 
   return {

@@ -2,7 +2,7 @@ import type { DashboardAnswer, DashboardSeriesAnswer } from "@contracts/dashboar
 import { ReloadOutlined } from "@ant-design/icons";
 import { Alert, Badge, Button, Card, Col, Row, Spin } from "antd";
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
-import { RecentLogins, SourceHealth, StatCards, SystemInfo } from "../../components/admin/dashboard/DashboardPanels";
+import { CacheTable, RecentLogins, SourceHealth, StatCards, SystemInfo } from "../../components/admin/dashboard/DashboardPanels";
 import { chinaTime } from "../../components/admin/dashboard/format";
 import styles from "../../components/admin/dashboard/dashboard.module.css";
 import { adminCall } from "../../lib/admin-api";
@@ -87,6 +87,7 @@ export default function Dashboard() {
               <RecentLogins logins={data.logins} />
             </Col>
           </Row>
+          <CacheTable caches={data.caches} />
         </>
       ) : error ? null : (
         <div className={styles.chartPending}>

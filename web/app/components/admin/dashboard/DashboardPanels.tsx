@@ -1,4 +1,4 @@
-import type { DashboardAnswer, DashboardSourceHealth, DashboardStat } from "@contracts/dashboard-texts";
+import type { DashboardAnswer, DashboardCache, DashboardSourceHealth, DashboardStat } from "@contracts/dashboard-texts";
 import { ArrowDownOutlined, ArrowUpOutlined } from "@ant-design/icons";
 import { Card, Col, Descriptions, Row, Statistic, Table, Tag } from "antd";
 import type { TableColumnsType as ColumnsType } from "antd";
@@ -134,3 +134,22 @@ export function RecentLogins({ logins }: { logins: DashboardAnswer["logins"] }) 
   );
 }
 
+
+const cacheColumns: ColumnsType<DashboardCache> = [
+  { title: "缓存", dataIndex: "name" },
+  { title: "条目", dataIndex: "entries" },
+  { title: "占用", dataIndex: "bytes", render: (v: number, r) => `${formatBytes(v)} / ${formatBytes(r.maxBytes)}` },
+  { title: "命中", dataIndex: "hits" },
+  { title: "未命中", dataIndex: "misses" },
+  { title: "事件丢弃", dataIndex: "drops" },
+  { title: "挤出", dataIndex: "evictions" },
+];
+
+/** This instance's caches (ADR 0054): the same counters as /metrics' djsearch_cache_*. */
+export function CacheTable({ caches }: { caches: DashboardCache[] }) {
+  return (
+    <Card title="缓存" className={styles.section} data-testid="dashboard-caches">
+      <Table rowKey="name" size="small" pagination={false} columns={cacheColumns} dataSource={caches} scroll={{ x: true }} />
+    </Card>
+  );
+}
