@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sendShared } from "../../http/shared-answer.js";
-import { knownVisitorId } from "../../http/visitor.js";
+import { knownVisitorId, visitorId } from "../../http/visitor.js";
 import { suiteAnswer } from "./suite-answer.js";
 import type { AppServices } from "../../services.js";
 
@@ -32,12 +32,14 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       config: { access: "public" },
       schema: {
         tags: ["frontend"],
-        summary: "套曲详情 (the same bytes for everyone; counts no view: the page's beacon does)",
+        summary: "套曲详情 (the same bytes for everyone; gives a new visitor the vid cookie; counts no view: the page's beacon does)",
         querystring: musicInfoQuerySchema,
         response: { 200: envelope(musicInfoSchema) },
       },
     },
     async (request, reply) => {
+      // A new visitor's cookie goes out (a header): a later view beacon carries it.
+      await visitorId(request, reply);
       const { kept } = await services.suites.current(request.query.id);
       return sendShared(request, reply, suiteAnswer(kept));
     },

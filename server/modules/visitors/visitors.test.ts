@@ -54,6 +54,7 @@ describe.each(testEngines())("visitors on %s", (engine) => {
   });
   afterAll(() => t?.close());
 
+  /** A visit: the suite's answer (a new visitor's cookie), then the view beacon with the cookie it has (ADR 0053). */
   const views = async (query: { cookie?: string; ip: string; headers?: Record<string, string> }) => {
     const res = await t.app.inject({
       url: `/api/forntend/getmusicinfo?id=${itemId}`,
@@ -61,7 +62,18 @@ describe.each(testEngines())("visitors on %s", (engine) => {
       remoteAddress: query.ip,
     });
     expect(res.statusCode).toBe(200);
-    return { views: res.json().data.views as number, setCookie: res.headers["set-cookie"] as string | undefined };
+    const setCookie = res.headers["set-cookie"] as string | undefined;
+    const cookie = query.cookie ?? setCookie?.split(";")[0];
+    const beacon = await t.app.inject({
+      method: "POST",
+      url: "/api/forntend/view",
+      payload: { id: itemId },
+      headers: { ...(cookie ? { cookie } : {}), ...query.headers },
+      remoteAddress: query.ip,
+    });
+    // Without a cookie: 403, nothing counted, the count still said.
+    expect(beacon.statusCode).toBe(cookie ? 200 : 403);
+    return { views: beacon.json().data.views as number, setCookie };
   };
 
   it("sign with one secret per database, made once and shared by every instance on it", async () => {
