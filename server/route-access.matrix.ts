@@ -27,6 +27,7 @@ export const ROUTE_ACCESS_MATRIX: Record<AccessLevel, readonly string[]> = {
     "POST /api/pandaadmin/login",
     "GET /api/forntend/gettopnav",
     "GET /api/forntend/getmusicinfo",
+    "POST /api/forntend/view",
     "GET /api/forntend/getsort",
     "GET /api/forntend/getrank",
     "GET /api/forntend/index",
