@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSettings } from "../../db/schema/index.js";
@@ -20,6 +21,14 @@ describe("visitor cookies", () => {
     expect(a.setCookie).toBe(`vid=${cookies.value(a.id)}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax`);
     expect(b.setCookie).toMatch(/; SameSite=Lax; Secure$/);
     expect(cookies.verify(cookies.value(a.id))).toBe(a.id);
+  });
+
+  it("sign with HMAC-SHA256, byte for byte what createHmac makes (cookies issued before stay valid)", () => {
+    for (const secret of [Buffer.alloc(32, 7), Buffer.alloc(64, 1), Buffer.alloc(100, 9), Buffer.alloc(0)]) {
+      const id = "AbCdEfGhIjKlMnOpQrStUv";
+      const expected = createHmac("sha256", secret).update(id).digest().subarray(0, 16).toString("base64url");
+      expect(visitorCookies(secret).value(id)).toBe(`${id}.${expected}`);
+    }
   });
 
   it("count a missing, malformed, unsigned, forged or foreign value as no id", () => {
