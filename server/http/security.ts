@@ -1,4 +1,4 @@
-import helmet from "@fastify/helmet";
+import { createRequire } from "node:module";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { randomToken } from "../lib/random-token.js";
 
@@ -58,15 +58,37 @@ export const HELMET_OPTIONS = {
   crossOriginEmbedderPolicy: false,
 } as const;
 
-export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev: boolean }) {
-  if (!opts.dev) {
-    // Constant strings: a kept page, the most frequent answer, makes no nonce (ADR 0053).
-    app.addHook("onRequest", (request, reply, done) => {
-      reply.header("content-security-policy", request.url.startsWith("/api/") && !request.url.startsWith("/api/docs") ? API_CSP : PAGE_CSP);
-      done();
+type HelmetMiddleware = (req: unknown, res: { setHeader(name: string, value: unknown): void; removeHeader(name: string): void }, next: (err?: unknown) => void) => void;
+
+let helmetHeaders: [string, string][] | undefined;
+/** helmet's own headers for our options, worked out once by helmet itself (no second list to drift). */
+export function securityHeaders(): [string, string][] {
+  if (!helmetHeaders) {
+    // helmet is @fastify/helmet's dependency: resolved from there, whatever the hoisting.
+    const fromPlugin = createRequire(createRequire(import.meta.url).resolve("@fastify/helmet"));
+    const helmet = fromPlugin("helmet") as (options: object) => HelmetMiddleware;
+    const headers: [string, string][] = [];
+    helmet(HELMET_OPTIONS)({}, { setHeader: (name, value) => headers.push([name.toLowerCase(), String(value)]), removeHeader() {} }, (err) => {
+      if (err) throw err;
     });
+    helmetHeaders = headers;
   }
-  await app.register(helmet, HELMET_OPTIONS);
+  return helmetHeaders;
+}
+
+/**
+ * Every answer's security headers from one hook and constant strings (ADR 0053): helmet's,
+ * worked out once for our options (they do not depend on the request; @fastify/helmet ran
+ * helmet's eleven middlewares per request), and the CSP, whose nonce only a page rendered per
+ * request makes (`scriptNonce`).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev: boolean }) {
+  const headers = securityHeaders();
+  app.addHook("onRequest", (request, reply, done) => {
+    for (const [name, value] of headers) reply.header(name, value);
+    if (!opts.dev) reply.header("content-security-policy", request.url.startsWith("/api/") && !request.url.startsWith("/api/docs") ? API_CSP : PAGE_CSP);
+    done();
+  });
 }
 
 /**
