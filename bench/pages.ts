@@ -5,9 +5,11 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/djbench DATA_DIR=/tmp/x npx tsx bench/pages.ts
  *   DATA_DIR=/tmp/my-pglite-copy npx tsx bench/pages.ts [--duration 10] [--connections 50] [--suites-sample 200] [--sort-pages 10]
  *
- * Forks bench/serve.ts --web (the real app with the production web build on the seeded
+ * Forks bench/serve.ts --web as `npm start` runs it (serve's Node flags, logging on into
+ * DATA_DIR/server-pages.log: the real app with the production web build on the seeded
  * database) and bench/bare-pages.ts (bare Fastify sending, per path, the gzip bytes fetched once
- * from the app), and runs autocannon in this process against both, page after page: `/`,
+ * from the app), and runs autocannon in a process of its own (load-client.ts) against both,
+ * page after page: `/`,
  * `/site/{id}.html` (random ids of a sample), `/sort/{diyname}?page=N` (every category, random
  * page 1-N), `/login`, a 404 (random unknown paths: one kept page for all). Every request comes
  * from another address without a cookie (a new visitor: given the vid cookie, counting nothing;
@@ -25,13 +27,14 @@
  * random ids no pre-render could guess. `--cold-wait S` waits S seconds after the server
  * answers before the start's bursts (default 0: right after it); `--cold-only` stops after them.
  */
-import autocannon from "autocannon";
 import { fork } from "node:child_process";
 import { createServer, request } from "node:http";
 import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
+import { loadClient, type LoadResult } from "./load-client.js";
 
 const { values } = parseArgs({
   options: {
@@ -53,48 +56,44 @@ const ROUNDS = 3;
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const ENCODING = "gzip";
 
-const server = await startBenchServer(["--suites", values.suites, "--plays", values.plays, "--web", "--admin"]);
+// As `npm start` runs it: serve's Node flags and environment, logging on (into DATA_DIR/server-pages.log).
+const server = await startBenchServer(["--suites", values.suites, "--plays", values.plays, "--web", "--admin", "--log"], {
+  asServe: true,
+  stdoutFile: path.join(process.env.DATA_DIR ?? os.tmpdir(), "server-pages.log"),
+});
 const { base, target } = server;
-const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
 const sortPages = Number(values["sort-pages"]);
 
 interface PageSet {
   name: string;
   /** Every path of the set (asked once before the warm run; their bytes go to the bare server). */
   all: string[];
-  path: () => string;
 }
 const suites = target.ids.slice(0, Number(values["suites-sample"])).map((id) => `/site/${id}.html`);
 const sorts = target.categories.flatMap((c) => Array.from({ length: Math.min(c.pages, sortPages) }, (_, i) => `/sort/${c.diyname}?page=${i + 1}`));
 const suiteApi = target.ids.slice(0, Number(values["suites-sample"])).map((id) => `/api/forntend/getmusicinfo?id=${id}`);
 const missing = Array.from({ length: 500 }, (_, i) => `/no-such-page-${i}`);
 const sets: PageSet[] = [
-  { name: "/", all: ["/"], path: () => "/" },
-  { name: `/site/{id}.html (${suites.length} ids)`, all: suites, path: () => pick(suites) },
-  { name: `/sort/{diyname}?page=1-${sortPages} (${sorts.length} pages)`, all: sorts, path: () => pick(sorts) },
-  { name: "/login", all: ["/login"], path: () => "/login" },
-  { name: "404 (random unknown paths)", all: missing, path: () => pick(missing) },
+  { name: "/", all: ["/"] },
+  { name: `/site/{id}.html (${suites.length} ids)`, all: suites },
+  { name: `/sort/{diyname}?page=1-${sortPages} (${sorts.length} pages)`, all: sorts },
+  { name: "/login", all: ["/login"] },
+  { name: "404 (random unknown paths)", all: missing },
   // Not a page: the suite's API answer, whose per-request work (the visitor cookie) the suite page shares.
-  { name: "getmusicinfo API (same ids)", all: suiteApi, path: () => pick(suiteApi) },
+  { name: "getmusicinfo API (same ids)", all: suiteApi },
 ].filter((s) => !values.only || s.name.startsWith(values.only));
 
 /** Cold after start only: the pages people open first (chart entries link to /sutie/{id}.html). */
 const mostPlayed: PageSet = (() => {
   const all = target.mostPlayed.slice(0, Number(values["most-played"])).map((id) => `/sutie/${id}.html`);
-  return { name: `/sutie/{id}.html (${all.length} most played)`, all, path: () => pick(all) };
+  return { name: `/sutie/{id}.html (${all.length} most played)`, all };
 })();
 
 const headers = () => ({ "accept-encoding": ENCODING, "x-forwarded-for": benchClientAddress() });
 
-function run(url: string, path: () => string, duration: number) {
-  return autocannon({
-    url,
-    connections,
-    duration,
-    headers: { "accept-encoding": ENCODING },
-    requests: [{ setupRequest: (req) => ({ ...req, path: path(), headers: { ...req.headers, "x-forwarded-for": benchClientAddress() } }) }],
-  });
-}
+/** The load client runs in a process of its own (load-client.ts), for the app and the bare reference alike. */
+const client = loadClient();
+const run = (url: string, set: PageSet, duration: number) => client.run({ url, paths: set.all, connections, duration, headers: { "accept-encoding": ENCODING } });
 
 /** `connections` requests at once (of one page, or as many different pages of the set): their p99 and slowest, ms. */
 async function burst(set: PageSet): Promise<string> {
@@ -202,29 +201,35 @@ try {
     const gzipKb = (Buffer.from(bytes.get(set.all[0]!)![0], "base64").length / 1024).toFixed(1);
     // The previous set's change event dropped every kept page: the warm run starts warm.
     await askEach(set.all, new Map());
-    await run(base, set.path, 2); // JIT, connections
-    await run(bareBase, set.path, 2);
+    await run(base, set, 2); // JIT, connections
+    await run(bareBase, set, 2);
     const load = os.loadavg()[0].toFixed(2);
     // App and bare alternate in short rounds, so the shared machine's load drifts over both alike.
-    const [app, ref] = [[] as autocannon.Result[], [] as autocannon.Result[]];
+    const [app, ref] = [[] as LoadResult[], [] as LoadResult[]];
     for (let round = 0; round < ROUNDS; round++) {
-      app.push(await run(base, set.path, Number(values.duration) / ROUNDS));
-      ref.push(await run(bareBase, set.path, Number(values.duration) / ROUNDS));
+      app.push(await run(base, set, Number(values.duration) / ROUNDS));
+      ref.push(await run(bareBase, set, Number(values.duration) / ROUNDS));
     }
     await change();
     cold.get(set.name)!.change = await burst(set);
-    const [appRate, refRate] = [app, ref].map((results) => results.reduce((sum, r) => sum + r.requests.total, 0) / Number(values.duration));
+    const [appRate, refRate] = [app, ref].map((results) => results.reduce((sum, r) => sum + r.total, 0) / Number(values.duration));
+    // The client's share of a core while it drove bare Fastify: near 100 % it, not the server, set the pace.
+    const clientCore = (results: LoadResult[]) => `${Math.round((100 * results.reduce((n, r) => n + r.clientCpuMs, 0)) / results.reduce((n, r) => n + r.wallMs, 0))}%`;
+    const [appP99, refP99] = [app, ref].map((results) => median(results.map((r) => r.p99)));
     rows.push({
       page: set.name,
       "gzip KB": gzipKb,
       "app req/s": Math.round(appRate!),
-      "app p50/p99": `${median(app.map((r) => r.latency.p50))} / ${median(app.map((r) => r.latency.p99))}`,
+      "app p50/p99": `${median(app.map((r) => r.p50))} / ${appP99}`,
       "bare req/s": Math.round(refRate!),
-      "bare p50/p99": `${median(ref.map((r) => r.latency.p50))} / ${median(ref.map((r) => r.latency.p99))}`,
+      "bare p50/p99": `${median(ref.map((r) => r.p50))} / ${refP99}`,
       ratio: `${Math.round((100 * appRate!) / refRate!)}%`,
+      // Issue 23's budget: ≥ 60 % of bare, p99 ≤ 2 × bare + 5 ms.
+      "p99 budget": `${2 * refP99! + 5}${appP99! <= 2 * refP99! + 5 ? "" : " ✗"}`,
+      "client core (app/bare)": `${clientCore(app)} / ${clientCore(ref)}`,
       "cold p99 start": cold.get(set.name)!.start,
       "cold p99 change": cold.get(set.name)!.change!,
-      "non2xx/err": app.reduce((n, r) => n + r.non2xx - (set.name.startsWith("404") ? r.requests.total : 0), 0) + "/" + app.reduce((n, r) => n + r.errors + r.timeouts, 0),
+      "non2xx/err": app.reduce((n, r) => n + r.non2xx - (set.name.startsWith("404") ? r.total : 0), 0) + "/" + app.reduce((n, r) => n + r.errors, 0),
       load,
     });
   }
@@ -233,6 +238,7 @@ try {
 } catch (err) {
   if (err !== COLD_ONLY) throw err;
 } finally {
+  client.close();
   bare.kill("SIGTERM");
   server.stop();
 }

@@ -20,7 +20,7 @@
  * Each request is a new keyword (the answer cache would answer a repeat) from another client
  * address (the per-IP search limit).
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -110,6 +110,7 @@ const overrides = Object.fromEntries(
 );
 process.env.OUTBOUND_ALLOW = "127.0.0.1";
 process.env.DATA_DIR ??= await mkdtemp(path.join(os.tmpdir(), "bench-plugins-data-"));
+await mkdir(process.env.DATA_DIR, { recursive: true }); // a DATA_DIR given may not exist yet
 const metrics = async (base: string) => {
   const text = await (await fetch(`${base}/metrics`)).text();
   const read = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, "mu").exec(text)?.[1] ?? NaN);

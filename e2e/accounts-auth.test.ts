@@ -95,7 +95,7 @@ describe("member login and registration", () => {
     await register.getByRole("button", { name: "注册" }).click();
     await toast(page, "验证码错误").waitFor();
     answer = await readCaptcha(await image);
-    expect(await register.getByLabel("验证码", { exact: true }).inputValue()).toBe("");
+    await expect.poll(() => register.getByLabel("验证码", { exact: true }).inputValue()).toBe("");
 
     // The request is on its way: the button says so.
     await page.route("**/api/user/register", async (route) => {
@@ -222,7 +222,7 @@ describe("member login and registration", () => {
     await form.getByLabel("验证码", { exact: true }).fill(answer);
     await submit.click();
     answer = await readCaptcha(await image);
-    expect(await form.getByLabel("验证码", { exact: true }).inputValue()).toBe("");
+    await expect.poll(() => form.getByLabel("验证码", { exact: true }).inputValue()).toBe("");
 
     await form.getByLabel("密码", { exact: true }).fill("right-password");
     await form.getByLabel("验证码", { exact: true }).fill(answer);
@@ -230,7 +230,7 @@ describe("member login and registration", () => {
     // Nobody sent this guest to /login: home.
     await page.waitForURL(`${server.url}/`);
     await page.getByRole("banner").getByText("验证码用户").waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem("login_iscaptcha"))).toBe("0");
+    await expect.poll(() => page.evaluate(() => sessionStorage.getItem("login_iscaptcha"))).toBe("0");
     expect(problems.filter((p) => !/responded with a status of 401/.test(p))).toEqual([]);
     await context.close();
   });

@@ -87,9 +87,10 @@ describe("the admin dashboard /panda/", () => {
     // The chart: ECharts draws SVG with the three lines' legend.
     const chart = page.getByTestId("dashboard-chart");
     await chart.locator("svg").first().waitFor();
-    const legend = await chart.locator("svg text").evaluateAll((els) => els.map((e) => e.textContent));
-    for (const name of ["播放", "注册", "搜索"]) expect(legend).toContain(name);
-    expect(await chart.locator("svg path").count()).toBeGreaterThan(3);
+    // ECharts creates its <svg> at once and draws into it on a later frame.
+    const legend = () => chart.locator("svg text").evaluateAll((els) => els.map((e) => e.textContent));
+    await expect.poll(legend).toEqual(expect.arrayContaining(["播放", "注册", "搜索"]));
+    await expect.poll(() => chart.locator("svg path").count()).toBeGreaterThan(3);
 
     // System facts, and the login just recorded.
     const system = (await page.getByTestId("dashboard-system").innerText()).replace(/\s+/g, " ");

@@ -43,12 +43,12 @@ describe("category page", () => {
     expect(secondPage.filter((t) => firstPage.includes(t))).toEqual([]);
 
     await page.getByRole("button", { name: "4列" }).click();
-    expect(await page.locator("main ul li img").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator("main ul li img").count()).toBeGreaterThan(0);
 
     await page.getByRole("tab", { name: "单曲榜" }).click();
-    expect(await page.getByRole("tab", { name: "日榜" }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("tab", { name: "日榜" }).count()).toBe(0);
     await page.getByRole("tab", { name: "季榜" }).click();
-    expect(await page.getByRole("tab", { name: "季榜" }).getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => page.getByRole("tab", { name: "季榜" }).getAttribute("aria-selected")).toBe("true");
     await page.screenshot({ path: path.join(ROOT, "test-results", "screens", "category.png"), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();

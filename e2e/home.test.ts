@@ -151,7 +151,7 @@ describe("home page", () => {
     await expect.poll(names).toEqual(weekSingles);
     expect(weekSingles).not.toEqual(weekMixes);
     await charts.getByRole("tab", { name: "季榜" }).click();
-    expect(await charts.getByRole("tab", { name: "季榜" }).getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => charts.getByRole("tab", { name: "季榜" }).getAttribute("aria-selected")).toBe("true");
     await expect.poll(names).toEqual(await rank("single", "quarter"));
     // A chart that cannot be fetched says so, and the others still switch.
     await page.route("**/api/forntend/getrank**", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"code":0,"msg":"服务器内部错误"}' }));
@@ -166,7 +166,7 @@ describe("home page", () => {
     const box = page.locator("section", { has: tabs });
     const recommended = await box.locator("li").allInnerTexts();
     await tabs.getByRole("tab", { name: "收藏" }).click();
-    expect(await box.locator("li").allInnerTexts()).not.toEqual(recommended);
+    await expect.poll(() => box.locator("li").allInnerTexts()).not.toEqual(recommended);
 
     await page.screenshot({ path: path.join(SCREENS, "home-full.png"), fullPage: true });
     await page.getByRole("link", { name: "更多DJ串烧" }).click();

@@ -76,11 +76,11 @@ describe("keyboard only", () => {
     // The type switch is reached and set with Space; back to audio.
     await tabTo(page, "视频");
     await page.keyboard.press("Space");
-    expect(await page.getByRole("radio", { name: "视频" }).getAttribute("aria-checked")).toBe("true");
+    await expect.poll(() => page.getByRole("radio", { name: "视频" }).getAttribute("aria-checked")).toBe("true");
     await page.keyboard.press("Shift+Tab");
     expect((await focused(page)).name).toBe("音频");
     await page.keyboard.press("Enter");
-    expect(await page.getByRole("radio", { name: "音频" }).getAttribute("aria-checked")).toBe("true");
+    await expect.poll(() => page.getByRole("radio", { name: "音频" }).getAttribute("aria-checked")).toBe("true");
     await tabTo(page, "搜索");
     await page.keyboard.press("Enter");
     const results = page.getByText(`“${title}” 找到`);
@@ -124,7 +124,7 @@ describe("keyboard only", () => {
     expect((await focused(page)).inDialog).toBe("播放列表");
     await page.keyboard.press("Escape");
     await panel.waitFor({ state: "detached" });
-    expect(await focused(page)).toMatchObject({ name: "播放列表", inPlayer: true });
+    await expect.poll(() => focused(page)).toMatchObject({ name: "播放列表", inPlayer: true });
 
     expect(problems).toEqual([]);
     await context.close();
@@ -138,10 +138,10 @@ describe("keyboard only", () => {
     await page.keyboard.type("wrong-password");
     await tabTo(page, "显示密码");
     await page.keyboard.press("Space");
-    expect(await page.getByLabel("密码", { exact: true }).getAttribute("type")).toBe("text");
-    expect((await focused(page)).name).toBe("隐藏密码");
+    await expect.poll(() => page.getByLabel("密码", { exact: true }).getAttribute("type")).toBe("text");
+    await expect.poll(async () => (await focused(page)).name).toBe("隐藏密码");
     await page.keyboard.press("Enter");
-    expect(await page.getByLabel("密码", { exact: true }).getAttribute("type")).toBe("password");
+    await expect.poll(() => page.getByLabel("密码", { exact: true }).getAttribute("type")).toBe("password");
     // Enter in a field sends the form; the server's refusal is a toast.
     await page.getByLabel("密码", { exact: true }).focus();
     await page.keyboard.press("Enter");

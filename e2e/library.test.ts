@@ -209,7 +209,7 @@ describe("personal library in the browser", () => {
     const before = (await info(id)).countFavorites;
     await heart.click();
     await page.getByText("收藏成功").waitFor();
-    expect(await heart.getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(() => heart.getAttribute("aria-pressed")).toBe("true");
     expect((await info(id)).countFavorites).toBe(before + 1);
     await page.screenshot({ path: `${SHOTS}/list-hearts.png` });
     // After a reload the mark comes back from the server, on every row of that item.

@@ -163,7 +163,7 @@ describe("global player media", () => {
       expect((await mediaState(page)).paused).toBe(true);
       await page.getByRole("button", { name: `播放 ${good.title}`, exact: true }).click();
       await advancing(page);
-      expect(await bar.getByRole("alert").count()).toBe(0);
+      await expect.poll(() => bar.getByRole("alert").count()).toBe(0);
     } finally {
       await server.app.services.writes.updateItem(Number(broken.id), { playUrl: original });
     }

@@ -54,8 +54,8 @@ describe("global player", () => {
     timings.clickSound.push(first.sound);
     await advancing();
     await expect.poll(() => bar().innerText()).toContain(demo.longMix.title);
-    expect(await bar().getByRole("button", { name: "暂停", exact: true }).isVisible()).toBe(true);
-    expect(await page.getByRole("button", { name: `暂停 ${demo.longMix.title}` }).isVisible()).toBe(true);
+    await expect.poll(() => bar().getByRole("button", { name: "暂停", exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: `暂停 ${demo.longMix.title}` }).isVisible()).toBe(true);
     // Media Session: the lock screen and hardware keys know what plays.
     const session = await page.evaluate(() => ({
       title: navigator.mediaSession.metadata?.title,
@@ -166,7 +166,7 @@ describe("global player", () => {
     // Back to a through the playlist, then jump to its last second.
     await bar().getByRole("button", { name: "播放列表" }).click();
     const panel = page.getByRole("dialog", { name: "播放列表" });
-    expect(await panel.getByRole("listitem").allInnerTexts()).toEqual([
+    await expect.poll(() => panel.getByRole("listitem").allInnerTexts()).toEqual([
       expect.stringContaining(demo.longMix.title),
       expect.stringContaining(a.title),
       expect.stringContaining(b.title),
@@ -191,7 +191,7 @@ describe("global player", () => {
     await expect.poll(async () => (await mediaState(page)).time, { timeout: 10_000 }).toBeGreaterThan(14);
     expect((await mediaState(page)).paused).toBe(true);
     await bar().getByRole("button", { name: "播放列表" }).click();
-    expect(await page.getByRole("dialog", { name: "播放列表" }).getByRole("listitem").count()).toBe(3);
+    await expect.poll(() => page.getByRole("dialog", { name: "播放列表" }).getByRole("listitem").count()).toBe(3);
     // Play resumes where it was.
     await bar().getByRole("button", { name: "播放", exact: true }).click();
     await advancing();
@@ -200,7 +200,7 @@ describe("global player", () => {
   it("the playlist removes entries and clears", async () => {
     const panel = page.getByRole("dialog", { name: "播放列表" });
     await panel.getByRole("button", { name: `移除 ${demo.longMix.title}` }).click();
-    expect(await panel.getByRole("listitem").count()).toBe(2);
+    await expect.poll(() => panel.getByRole("listitem").count()).toBe(2);
     await panel.getByRole("button", { name: "清空" }).click();
     await expect.poll(() => page.locator("[data-player-slot]").innerText()).toContain("暂无播放内容");
     await expect.poll(() => page.locator("[data-player-media]").getAttribute("src")).toBeNull();

@@ -134,7 +134,7 @@ describe("the 来源插件 screen", () => {
     const items = dialog.getByTestId("plugin-try-item");
     await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(20);
     await expect(items.first().textContent()).resolves.toMatch(/夜曲串烧1DJ阿华 · #11:02:05/u);
-    await expect(dialog.getByTestId("plugin-try-media").textContent()).resolves.toMatch(/\/media\/1\.m4a\?sign=[0-9a-f]{32}.*referer: http:\/\/127\.0\.0\.1:\d+\/.*user-agent: YedianPlayer\/2\.0/u);
+    await expect.poll(() => dialog.getByTestId("plugin-try-media").textContent()).toMatch(/\/media\/1\.m4a\?sign=[0-9a-f]{32}.*referer: http:\/\/127\.0\.0\.1:\d+\/.*user-agent: YedianPlayer\/2\.0/u);
     await settled();
     await shot("04-try-results");
     // A keyword the site has nothing for: an empty list, said so.
@@ -246,8 +246,8 @@ describe("the 来源插件 screen", () => {
       )
       .toBe(1);
     await expect(page.getByTestId("plugins-switched-off").textContent()).resolves.toMatch(/1 个插件已被站点自动停用死循环：10 分钟内 3 次超出沙箱限制，最近一次：超出 CPU 时间/u);
-    await expect(row.getByTestId("plugin-disabled-reason").textContent()).resolves.toContain("站点已自动停用");
-    expect(await row.getByRole("switch").isChecked()).toBe(false);
+    await expect.poll(() => row.getByTestId("plugin-disabled-reason").textContent()).toContain("站点已自动停用");
+    await expect.poll(() => row.getByRole("switch").isChecked()).toBe(false);
     await page.waitForFunction(() => document.querySelectorAll(".ant-message-notice").length === 0, undefined, { timeout: 10_000 });
     await shot("10-switched-off", true);
 

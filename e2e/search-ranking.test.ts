@@ -141,6 +141,8 @@ describe("one mix found on two sites", () => {
     expect(await chip.isVisible()).toBe(true);
     const box = (await chip.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
+    // A target a finger can hit (24 px, WCAG 2.2), not the desktop's 16 px chip.
+    expect(box.height).toBeGreaterThanOrEqual(24);
     // Nothing scrolls sideways on a phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await row.evaluate((li) => li.scrollIntoView({ block: "center" }));

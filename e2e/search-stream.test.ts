@@ -77,7 +77,7 @@ async function searchWhileSlow(viewport: { width: number; height: number }, keyw
   // 本站 and DJUU show while 清风DJ is still answering.
   await page.locator("[aria-live=polite] li[data-source=djuu]").first().waitFor();
   expect(Date.now() - sent).toBeLessThan(SLOW_MS - 500);
-  expect(await hits(page).locator("xpath=self::*[@data-source='local']").count()).toBeGreaterThan(0);
+  await expect.poll(() => hits(page).locator("xpath=self::*[@data-source='local']").count()).toBeGreaterThan(0);
   await expect.poll(() => state(page, "vvvdj").getAttribute("data-state")).toBe("searching");
   await expect.poll(() => state(page, "vvvdj").textContent()).toBe("清风DJ 搜索中");
   await expect.poll(() => state(page, "172minx").textContent()).toBe("172Mix 已跳过");

@@ -114,6 +114,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz" || isWarmUp(request),
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // Fastify gives each plugin 10 s to start; loading the web build on a busy 2-core machine
+    // took longer (an e2e start failed at load ~9). A start that slow is still a start.
+    pluginTimeout: 60_000,
   });
   // Several instances share state through Redis (ADR 0039); it reconnects by itself if it is away.
   const redis = config.redisUrl

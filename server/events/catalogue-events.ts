@@ -1,6 +1,6 @@
 /**
  * What the catalogue write service says after each committed write (ADR 0016). Plain JSON,
- * so the bus can carry it between instances (Redis pub/sub, roadmap step 9).
+ * so the bus carries it between instances (Redis pub/sub, `redis-bus.ts`, when REDIS_URL is set).
  *
  * - `items`: items were created, updated, hidden/shown or deleted. `categoryIds` holds every
  *   category an item was in before or after the write, `siteCodes` every source site, so a

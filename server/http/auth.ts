@@ -17,6 +17,7 @@ import {
   type SessionAdmin,
   type SessionUser,
 } from "@contracts/accounts";
+import { ACCESS_LEVELS, type AccessLevel } from "@contracts/access";
 import type {
   FastifyInstance,
   FastifyPluginAsync,
@@ -28,12 +29,8 @@ import type {
 import fp from "fastify-plugin";
 import { AppError } from "../errors.js";
 
-export const ACCESS_LEVELS = ["public", "user", "admin", "super"] as const;
-/**
- * public: anyone; user: a signed-in, enabled site member; admin: a signed-in, enabled back-office
- * admin of either role (content); super: an admin whose role is super (admins, sources, users, settings).
- */
-export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+// The levels, shared with the pages' declarations and the browser's guards.
+export { ACCESS_LEVELS, type AccessLevel };
 
 /** One registered route (per method) and who may call it; the route-access test walks these. */
 export interface RouteAccess {

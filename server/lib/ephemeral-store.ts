@@ -3,8 +3,8 @@ import { systemClock } from "./clock.js";
 
 /**
  * Short-lived keyed state that must expire on its own: captcha answers, login-failure counts,
- * email-code send throttles. One interface so several instances can later keep it in Redis
- * (roadmap step 9: GET/SET PX, GETDEL, INCR + PEXPIRE NX); today it lives in process.
+ * email-code send throttles. One interface, two stores: this one in process (the default), and
+ * `redis-ephemeral-store.ts` when REDIS_URL is set, so several instances share it (ADR 0039).
  */
 export interface EphemeralStore {
   /** The value under `key`, or undefined once expired or never set. */

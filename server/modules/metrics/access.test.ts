@@ -40,6 +40,8 @@ describe("page patterns for the web shell's catch-all", () => {
     expect(pagePattern("/panda/edit/77")).toBe("/panda/edit/:id");
     expect(pagePattern("/user/favorites")).toBe("/user/favorites");
     expect(pagePattern("/panda/sutieList")).toBe("/panda/sutieList");
+    // Every page of contracts/access.ts, /panda/plugins included (the list typed here before had missed it).
+    expect(pagePattern("/panda/plugins")).toBe("/panda/plugins");
     for (const other of ["/sutie/1/2", "/wp-login.php", "/login/x", "/panda/unknown", "/%E4%B8%AD"]) expect(pagePattern(other), other).toBe("/*");
   });
 });

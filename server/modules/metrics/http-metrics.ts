@@ -1,3 +1,4 @@
+import { PAGES } from "@contracts/access";
 import { isWarmUp } from "../../web/warm-up.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Histogram, type Registry } from "prom-client";
@@ -13,34 +14,12 @@ export const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"];
 
-/** The pages (web/app/routes.ts) that have no parameter: their path is their pattern. */
-const STATIC_PAGES = new Set([
-  "/",
-  "/login",
-  "/forgot-password",
-  "/user/profile",
-  "/user/favorites",
-  "/user/downloads",
-  "/panda",
-  "/panda/login",
-  "/panda/block",
-  "/panda/add",
-  "/panda/sutieList",
-  "/panda/sutieCategory",
-  "/panda/collectData",
-  "/panda/userList",
-  "/panda/comments",
-  "/panda/sources",
-  "/panda/admins",
-  "/panda/audit",
-  "/panda/settings",
+/** The pages (contracts/access.ts, the same list web/app/routes.ts is tested against). */
+const STATIC_PAGES = new Set(PAGES.filter((p) => !p.path.includes(":")).map((p) => p.path));
+const PARAM_PAGES: [RegExp, string][] = PAGES.filter((p) => p.path.includes(":")).map((p) => [
+  new RegExp(`^${p.path.replace(/:\w+/g, "[^/]+")}$`),
+  p.path,
 ]);
-const PARAM_PAGES: [RegExp, string][] = [
-  [/^\/sutie\/[^/]+$/, "/sutie/:file"],
-  [/^\/site\/[^/]+$/, "/site/:file"],
-  [/^\/sort\/[^/]+$/, "/sort/:diyname"],
-  [/^\/panda\/edit\/[^/]+$/, "/panda/edit/:id"],
-];
 
 /**
  * The page pattern of a URL the web shell's catch-all (`/*`) answered: React Router's routes

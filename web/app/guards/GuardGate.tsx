@@ -24,7 +24,8 @@ export function GuardPending() {
 const SHOW_WHILE_CHECKING = new Set(["guest", "adminGuest"]);
 
 /**
- * Runs the guards that the matched routes declare in `handle.middleware`. Tokens live in
+ * Runs the guards of the page's declared access (contracts/access.ts) and any the matched
+ * routes add in `handle.middleware`. Tokens live in
  * localStorage, so this happens in the browser: the server (and the first client render)
  * show <GuardPending/>, then the page or a redirect follows. Once a set of guards passed,
  * moving between pages under the same guards keeps the content while they re-check.
@@ -36,10 +37,10 @@ export function GuardGate({
   children: ReactNode;
   pending?: ReactNode;
 }) {
-  const names = collectMiddleware(useMatches());
+  const location = useLocation();
+  const names = collectMiddleware(useMatches(), location.pathname);
   const key = names.join(",");
   const guardList = resolveGuards(names); // throws the 500 page for an unknown name
-  const location = useLocation();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const admin = useSession((s) => s.admin);

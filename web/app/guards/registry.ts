@@ -1,3 +1,4 @@
+import { pageOf } from "@contracts/access";
 import { RouteHttpError } from "../lib/http-error";
 import { LOGIN_REDIRECT_KEY, TOKEN_KEY } from "../session/keys";
 import { loadAdmin, loadUser } from "./accounts";
@@ -31,10 +32,27 @@ export const adminGuest: Guard = async ({ deps }) =>
 
 export const guards: Readonly<Record<string, Guard>> = { auth, guest, admin, adminGuest };
 
-/** Middleware names declared by the matched routes, outermost first, each once. */
-export function collectMiddleware(matches: readonly { handle?: unknown }[]): string[] {
+/**
+ * The guard a page's declared access needs (contracts/access.ts): the pages declare who may open
+ * them once, with the server; no route module repeats it.
+ */
+export function pageMiddleware(pathname: string): string[] {
+  const page = pageOf(pathname);
+  if (!page) return [];
+  if (page.guestsOf) return [page.guestsOf === "admin" ? "adminGuest" : "guest"];
+  if (page.access === "user") return ["auth"];
+  // A super page needs the admin login here; the admin layout shows an editor 需要超级管理员权限.
+  if (page.access === "admin" || page.access === "super") return ["admin"];
+  return [];
+}
+
+/**
+ * The page's guard, then any middleware the matched routes add in `handle.middleware`
+ * (outermost first), each once.
+ */
+export function collectMiddleware(matches: readonly { handle?: unknown }[], pathname = ""): string[] {
   const names = matches.flatMap((m) => (m.handle as RouteHandle | undefined)?.middleware ?? []);
-  return [...new Set(names)];
+  return [...new Set([...pageMiddleware(pathname), ...names])];
 }
 
 /** The guards for these names; an unknown name is a 500 'Unknown middleware {name}'. */

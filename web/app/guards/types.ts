@@ -29,7 +29,10 @@ export type GuardResult = { redirect: string } | null;
 
 export type Guard = (ctx: GuardContext) => Promise<GuardResult>;
 
-/** Route modules declare their guards as `export const handle = { middleware: ['auth'] }`. */
+/**
+ * Pages' access is declared in contracts/access.ts; a route module may add a guard of its own
+ * with `export const handle = { middleware: ['name'] }`.
+ */
 export interface RouteHandle {
   middleware?: readonly string[];
   /** The suite detail page has its own controls: the global player bar is hidden there. */

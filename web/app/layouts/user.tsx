@@ -1,11 +1,7 @@
 import { Menu } from "antd";
 import { Link, Outlet, useLocation } from "react-router";
-import type { RouteHandle } from "../guards/types";
 import styles from "./user.module.css";
 import { AntdScope } from "../components/AntdScope";
-
-/** Every /user/* page needs a login (spec section 4, 'auth'). */
-export const handle: RouteHandle = { middleware: ["auth"] };
 
 const ITEMS = [
   { key: "/user/profile", label: <Link to="/user/profile">个人资料</Link> },

@@ -8,15 +8,12 @@ import { requestEmailCode } from "../components/account/email-code-api";
 import { SendCodeButton, useCountdown } from "../components/account/SendCodeButton";
 import { useSiteMessage } from "../components/feedback";
 import { PageHeading } from "../components/layout/PageHeading";
-import type { RouteHandle } from "../guards/types";
 import { sameAs, zodRule } from "../lib/form-rules";
 import { pageMeta } from "../lib/site";
 import { siteOf } from "../lib/site-settings";
 import { userCall } from "../lib/user-api";
 import styles from "./account-page.module.css";
 import { AntdScope } from "../components/AntdScope";
-
-export const handle: RouteHandle = { middleware: ["guest"] };
 
 export const meta = ({ matches }: MetaArgs) => pageMeta("忘记密码", undefined, siteOf(matches));
 

@@ -2,12 +2,9 @@ import type { MetaArgs } from "react-router";
 import { useLoginDialog } from "../components/account/login-dialog-store";
 import { LoginForm } from "../components/account/LoginForm";
 import { PageHeading } from "../components/layout/PageHeading";
-import type { RouteHandle } from "../guards/types";
 import { pageMeta } from "../lib/site";
 import { siteOf } from "../lib/site-settings";
 import styles from "./account-page.module.css";
-
-export const handle: RouteHandle = { middleware: ["guest"] };
 
 export const meta = ({ matches }: MetaArgs) => pageMeta("登录", undefined, siteOf(matches));
 

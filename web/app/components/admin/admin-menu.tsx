@@ -16,6 +16,7 @@ import {
   UnorderedListOutlined,
   UserOutlined,
 } from "@ant-design/icons";
+import { pageAccess } from "@contracts/access";
 import type { AdminRoleCode } from "@contracts/admin-texts";
 import type { MenuProps } from "antd";
 import type { ReactNode } from "react";
@@ -27,8 +28,6 @@ interface AdminMenuEntry {
   key: string;
   icon: ReactNode;
   label: string;
-  /** Only 超级管理员 see it (the API answers an editor 403 需要超级管理员权限 anyway). */
-  superOnly?: boolean;
 }
 
 interface AdminMenuGroup {
@@ -39,8 +38,8 @@ interface AdminMenuGroup {
 }
 
 /**
- * Spec section 2, admin layout: the three menu groups. Keys are the pages' paths. Screens of
- * 超级管理员 only (管理员, 审计日志, 来源, 来源插件, 用户, 站点设置) say `superOnly`: an editor does not see them.
+ * Spec section 2, admin layout: the three menu groups. Keys are the pages' paths; who sees an
+ * entry follows its page's level in contracts/access.ts (an editor sees no 超级管理员 page).
  */
 const GROUPS: AdminMenuGroup[] = [
   {
@@ -50,11 +49,11 @@ const GROUPS: AdminMenuGroup[] = [
     children: [
       { key: "/panda/", icon: <DashboardOutlined />, label: "控制台" },
       { key: "/panda/block", icon: <BlockOutlined />, label: "区块管理" },
-      { key: "/panda/settings", icon: <ControlOutlined />, label: "站点设置", superOnly: true },
-      { key: "/panda/sources", icon: <ApiOutlined />, label: "来源管理", superOnly: true },
-      { key: "/panda/plugins", icon: <AppstoreAddOutlined />, label: "来源插件", superOnly: true },
-      { key: "/panda/admins", icon: <SafetyCertificateOutlined />, label: "管理员", superOnly: true },
-      { key: "/panda/audit", icon: <AuditOutlined />, label: "审计日志", superOnly: true },
+      { key: "/panda/settings", icon: <ControlOutlined />, label: "站点设置" },
+      { key: "/panda/sources", icon: <ApiOutlined />, label: "来源管理" },
+      { key: "/panda/plugins", icon: <AppstoreAddOutlined />, label: "来源插件" },
+      { key: "/panda/admins", icon: <SafetyCertificateOutlined />, label: "管理员" },
+      { key: "/panda/audit", icon: <AuditOutlined />, label: "审计日志" },
     ],
   },
   {
@@ -73,7 +72,7 @@ const GROUPS: AdminMenuGroup[] = [
     key: "users",
     label: "用户管理",
     icon: <TeamOutlined />,
-    children: [{ key: "/panda/userList", icon: <UserOutlined />, label: "用户列表", superOnly: true }],
+    children: [{ key: "/panda/userList", icon: <UserOutlined />, label: "用户列表" }],
   },
 ];
 
@@ -84,7 +83,7 @@ export function adminMenuFor(role: AdminRoleCode | undefined): NonNullable<MenuP
     label: group.label,
     icon: group.icon,
     children: group.children
-      .filter((entry) => role === "super" || !entry.superOnly)
+      .filter((entry) => role === "super" || !isSuperOnly(entry.key))
       .map((entry) => ({ key: entry.key, icon: entry.icon, label: link(entry.key, entry.label) })),
   })).filter((group) => group.children.length > 0);
 }
@@ -94,8 +93,8 @@ export const ADMIN_MENU = adminMenuFor("super");
 
 export const ADMIN_MENU_GROUPS = GROUPS.map((g) => g.key);
 
-/** Paths of the screens only 超级管理员 may open (their pages show 需要超级管理员权限 to an editor). */
-export const SUPER_ONLY_PATHS = GROUPS.flatMap((g) => g.children.filter((e) => e.superOnly).map((e) => e.key));
+/** A screen only 超级管理员 may open (its page shows 需要超级管理员权限 to an editor). */
+export const isSuperOnly = (pathname: string) => pageAccess(pathname) === "super";
 
 /** Menu key for a path: /panda and /panda/ are the dashboard, /panda/edit/N sits under the list. */
 export function adminMenuKey(pathname: string): string {

@@ -11,15 +11,11 @@ import { AntdScope } from "../../components/AntdScope";
 import { takeAdminFlash } from "../../components/admin/admin-flash";
 import { Logo } from "../../components/nav/Logo";
 import { GuardGate } from "../../guards/GuardGate";
-import type { RouteHandle } from "../../guards/types";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
 import { ADMIN_TOKEN_KEY } from "../../session/keys";
 import { useSession } from "../../session/store";
 import styles from "./login.module.css";
-
-/** Guests only: a logged-in admin goes on to /panda/ (spec sections 2 and 6). */
-export const handle: RouteHandle = { middleware: ["adminGuest"] };
 
 export const meta = () => pageMeta("后台登录");
 
