@@ -12,7 +12,8 @@
  * page after page: `/`,
  * `/site/{id}.html` (random ids of a sample), `/sort/{diyname}?page=N` (every category, random
  * page 1-N), `/login`, a 404 (random unknown paths: one kept page for all). Every request comes
- * from another address without a cookie (a new visitor whose suite view counts) and takes gzip.
+ * from another address without a cookie (a new visitor: given the vid cookie, counting nothing;
+ * views come from the page's beacon, ADR 0053) and takes gzip.
  * App and bare alternate in 3 short rounds per page, so the shared machine's load drifts over
  * both alike; before a page's runs each of its set is asked once (warm).
  *
@@ -78,7 +79,7 @@ const sets: PageSet[] = [
   { name: `/sort/{diyname}?page=1-${sortPages} (${sorts.length} pages)`, all: sorts },
   { name: "/login", all: ["/login"] },
   { name: "404 (random unknown paths)", all: missing },
-  // Not a page: the suite's API answer, whose per-request work (visitor, view) the suite page shares.
+  // Not a page: the suite's API answer, whose per-request work (the visitor cookie) the suite page shares.
   { name: "getmusicinfo API (same ids)", all: suiteApi },
 ].filter((s) => !values.only || s.name.startsWith(values.only));
 

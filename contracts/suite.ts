@@ -17,6 +17,8 @@ export const suiteMessages = {
   badPath: "页面不存在",
   missing: "数据不存在",
   serverError: "服务器错误",
+  /** A view beacon without the signed visitor cookie a page answer issued: nothing counted. */
+  viewNoVisitor: "浏览未计入：缺少有效的访客标识，请开启Cookie后刷新页面",
 } as const;
 
 /** `GET /api/forntend/getmusicinfo?id=`: ids are positive whole numbers; anything else is 页面不存在. */
@@ -56,3 +58,10 @@ export type MusicInfo = z.infer<typeof musicInfoSchema>;
 
 /** Defined beside the player's texts (schema-free, so browser code can import them too). */
 export { DEFAULT_ARTIST, DEFAULT_COVER } from "./player-texts";
+
+/** `POST /api/forntend/view`: the hydrated suite page's view beacon (ADR 0053). */
+export const viewBeaconSchema = z.object({ id: musicInfoQuerySchema.shape.id });
+
+/** The exact view count after the beacon; `counted`: this beacon added a view (first today). */
+export const viewCountSchema = z.object({ id: z.number().int(), views: z.number().int(), counted: z.boolean() });
+export type ViewCount = z.infer<typeof viewCountSchema>;

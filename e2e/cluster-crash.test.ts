@@ -10,7 +10,6 @@ import { sql } from "drizzle-orm";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VIEW_FLUSH_MS } from "../server/modules/catalog/view-buffer.js";
 import { clusterTestsEnabled, startTestCluster, type TestCluster } from "./cluster.js";
 
 const randomAddress = () => `198.18.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
@@ -96,6 +95,7 @@ describe.skipIf(!clusterTestsEnabled)("two instances behind nginx: kill -9 under
 
     const writes: Write[] = [];
     let viewsAcknowledged = 0;
+    let viewFailures = 0;
     let running = true;
     const post = async (path: string, headers: Record<string, string>, body: unknown, method = "POST") => {
       const res = await fetch(cluster.url + path, {
@@ -137,12 +137,24 @@ describe.skipIf(!clusterTestsEnabled)("two instances behind nginx: kill -9 under
         await sleep(100);
       }
     };
-    // New visitors open one suite: each answer that issues a visitor cookie counted a view.
+    // New visitors open one suite (its answer issues the visitor cookie), then send its view
+    // beacon: each beacon answered 200 and counted is an acknowledged view (ADR 0053).
     const viewerWorker = async () => {
       while (running) {
-        const res = await fetch(`${cluster.url}/api/forntend/getmusicinfo?id=${viewed}`, { headers: { "x-forwarded-for": randomAddress() } }).catch(() => null);
-        if (res?.status === 200 && /\bvid=/.test(res.headers.get("set-cookie") ?? "")) viewsAcknowledged++;
+        const address = randomAddress();
+        const res = await fetch(`${cluster.url}/api/forntend/getmusicinfo?id=${viewed}`, { headers: { "x-forwarded-for": address } }).catch(() => null);
+        const cookie = res?.headers.get("set-cookie")?.split(";")[0];
         await res?.arrayBuffer();
+        if (res?.status === 200 && cookie?.startsWith("vid=")) {
+          const beacon = await fetch(`${cluster.url}/api/forntend/view`, {
+            method: "POST",
+            headers: { "x-forwarded-for": address, "content-type": "application/json", cookie },
+            body: JSON.stringify({ id: viewed }),
+          }).catch(() => null);
+          const body = (await beacon?.json().catch(() => null)) as { data?: { counted?: boolean } } | null;
+          if (beacon?.status === 200 && body?.data?.counted) viewsAcknowledged++;
+          else if (beacon && beacon.status >= 500) viewFailures++;
+        }
         await sleep(10);
       }
     };
@@ -173,8 +185,6 @@ describe.skipIf(!clusterTestsEnabled)("two instances behind nginx: kill -9 under
     const load = await readResult;
     running = false;
     await Promise.all(workers);
-    // B writes its views within VIEW_FLUSH_MS; A's new run started with none waiting.
-    await sleep(VIEW_FLUSH_MS + 500);
 
     const log = await cluster.accessLog();
     const upstreamA = cluster.upstreamOf("A");
@@ -216,44 +226,45 @@ describe.skipIf(!clusterTestsEnabled)("two instances behind nginx: kill -9 under
     expect(audited!.n).toBeGreaterThanOrEqual(edits.length);
     // Refused writes are only those that failed with A (502) or were answered 4xx on purpose.
     const writeFailures = writes.filter((w) => !w.acknowledged && w.status >= 500);
-    expect(writeFailures.length).toBe(failed.length);
+    // (A view beacon held by A when it died is a failed write too.)
+    expect(writeFailures.length + viewFailures).toBe(failed.length);
 
-    // Views: at most what A counted since its last batch (VIEW_FLUSH_MS before the kill).
+    // Views: none acknowledged is lost (a beacon is answered once its view is committed).
     const viewsLost = viewsBefore + viewsAcknowledged - (await views(viewed!));
-    const lastBatchOnA = log.filter(
-      (e) => e.uri.startsWith(`/api/forntend/getmusicinfo?id=${viewed}`) && e.upstreams[0]?.addr === upstreamA && e.status === 200 && e.upstreams.length === 1 && e.endMs > killedAt - VIEW_FLUSH_MS - 200 && e.endMs <= killedAt + 50,
-    ).length;
-    // (A view A wrote just before dying, whose answer nginx then got from B, counts twice.)
-    const viewedInFlight = inFlightOnA.filter((e) => e.uri.startsWith(`/api/forntend/getmusicinfo?id=${viewed}`)).length;
+    // (A beacon A committed just before dying, its answer lost, counts without acknowledgement.)
+    const viewedInFlight = inFlightOnA.filter((e) => e.uri.startsWith("/api/forntend/view")).length;
     expect(viewsLost).toBeGreaterThanOrEqual(-viewedInFlight);
-    expect(viewsLost).toBeLessThanOrEqual(lastBatchOnA);
+    expect(viewsLost).toBeLessThanOrEqual(0);
 
     console.log(
       `cluster kill -9: ${log.length} requests through nginx (${load.requests.total} reads by autocannon, ${writes.length} writes, ${viewsAcknowledged} counted views); ` +
         `${inFlightOnA.length} in flight on A when killed: ${retriedOnB.length} reads retried on B, ${failed.length} failed (${failed.map((e) => `${e.method} ${e.uri.split("?")[0]}`).join(", ") || "none"}); ` +
         `${served.length} answered while A was down; writes acknowledged ${acknowledged.length} (likes ${byKind("like").length}, favourites ${byKind("favorite").length}, comments ${byKind("comment").length}, downloads ${byKind("download").length}, edits ${edits.length}), lost 0; ` +
-        `views lost ${viewsLost} of ${viewsAcknowledged} (A served ${lastBatchOnA} of them in its last ${VIEW_FLUSH_MS} ms)`,
+        `views lost ${viewsLost} of ${viewsAcknowledged}`,
     );
   });
 
-  it("SIGTERM writes the views an instance still holds before it exits", { timeout: 60_000 }, async () => {
+  it("SIGTERM after answered view beacons: each is in the database already, and the instance exits cleanly", { timeout: 60_000 }, async () => {
     const b = cluster.instance("B");
     const [item] = await cluster.rows<{ id: number }>(sql`select id from items where status = 'normal' order by id desc limit 1`);
-    // A view counted by B and not yet written (its batch goes out within VIEW_FLUSH_MS): try
-    // until one is caught unwritten, then stop B at once.
-    for (let attempt = 0; ; attempt++) {
-      expect(attempt).toBeLessThan(10);
-      const before = await views(item!.id);
-      const res = await fetch(`${b.url}/api/forntend/getmusicinfo?id=${item!.id}`, { headers: { "x-forwarded-for": randomAddress() } });
-      expect(res.status).toBe(200);
-      expect(res.headers.get("set-cookie")).toMatch(/\bvid=/);
-      if ((await views(item!.id)) !== before) continue;
-      const exit = await b.terminate();
-      expect(exit).toBe(0);
-      expect(b.output()).toContain("shut down cleanly");
-      expect(await views(item!.id)).toBe(before + 1);
-      break;
-    }
+    const before = await views(item!.id);
+    const address = randomAddress();
+    const res = await fetch(`${b.url}/api/forntend/getmusicinfo?id=${item!.id}`, { headers: { "x-forwarded-for": address } });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get("set-cookie")?.split(";")[0];
+    expect(cookie).toMatch(/^vid=/);
+    const beacon = await fetch(`${b.url}/api/forntend/view`, {
+      method: "POST",
+      headers: { "x-forwarded-for": address, "content-type": "application/json", cookie: cookie! },
+      body: JSON.stringify({ id: item!.id }),
+    });
+    expect(beacon.status).toBe(200);
+    // Committed before it was answered: no batch waits in B for its shutdown.
+    expect(await views(item!.id)).toBe(before + 1);
+    const exit = await b.terminate();
+    expect(exit).toBe(0);
+    expect(b.output()).toContain("shut down cleanly");
+    expect(await views(item!.id)).toBe(before + 1);
     await b.start();
   });
 });

@@ -125,8 +125,8 @@ describe("a loader's unexpected failure", () => {
   it("is logged at error level with the request id and the stack; the page says only 服务器错误", async () => {
     const services = t.app.services;
     const original = { ...services.suites };
-    // Both ways the suite is read: a kept page's (viewed), then the per-request render's loader.
-    services.suites.viewed = services.suites.musicInfo = async () => {
+    // Both ways the suite is read: a kept page's (current), then the per-request render's loader.
+    services.suites.current = services.suites.musicInfo = async () => {
       throw new Error("connection to database lost: secret-internal-detail");
     };
     try {

@@ -2,7 +2,11 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import type { MusicInfo } from "../contracts/suite";
+import { queryRows } from "../server/db/sql";
+import { testVisitor } from "../server/testing/visitors";
+import { formatCount } from "../web/app/components/suite/format";
 import { launchBrowser } from "./browser";
 import { ROOT, startWebServer, watchProblems } from "./web-server";
 
@@ -43,19 +47,60 @@ describe("suite detail page", () => {
     expect(html).toContain(timed.channel.name);
   });
 
-  it("gives the browser the suite's API answer gzip-compressed, and Chromium reads it whole", async () => {
+  it("gives the browser the suite's API answer compressed once (br), with its ETag, and Chromium reads it whole", async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/robots.txt`);
     const seen = await page.evaluate(async (id) => {
       const res = await fetch(`/api/forntend/getmusicinfo?id=${id}`);
       const body = await res.json();
-      return { encoding: res.headers.get("content-encoding"), title: body.data.title, views: body.data.views, time: body.time };
+      return { encoding: res.headers.get("content-encoding"), etag: res.headers.get("etag"), title: body.data.title, views: body.data.views, time: body.time };
     }, timed.id);
-    expect(seen.encoding).toBe("gzip"); // the spliced stream (SplicedAnswer)
+    expect(seen.encoding).toBe("br"); // the same bytes for everyone (SharedAnswer)
+    expect(seen.etag).toMatch(/^"/);
     expect(seen.title).toBe(timed.title);
     expect(seen.views).toBeGreaterThan(0);
     expect(seen.time).toBeGreaterThan(1_700_000_000);
     await page.close();
+  });
+
+  it("counts exactly one view per page view in Chromium, sent by the hydrated page, and shows the current count", async () => {
+    const id = timed.id;
+    const url = `${server.url}/sutie/${id}.html`;
+    const stored = async () =>
+      (
+        await queryRows<{ n: number }>(
+          server.app.deps.database.db,
+          sql`select view_count + coalesce((select views from item_view_deltas where item_id = ${id}), 0) as n from items where id = ${id}`,
+        )
+      )[0]!.n;
+    await server.app.services.suites.flushViews();
+    // The page is kept with today's count; then someone else's view makes the count move.
+    const kept = await fetch(url).then((r) => r.text());
+    const before = await stored();
+    expect(kept).toContain(`浏览 <!-- -->${formatCount(before)}<`);
+    const other = await server.app.inject({ method: "POST", url: "/api/forntend/view", payload: { id }, headers: { cookie: testVisitor(server.app, "e2e-other").cookie } });
+    expect(other.json().data).toMatchObject({ views: before + 1, counted: true });
+
+    const context = await browser.newContext({ locale: "zh-CN" }); // a first visit: no cookie yet
+    const page = await context.newPage();
+    const beacons: number[] = [];
+    page.on("response", (res) => {
+      if (res.url().endsWith("/api/forntend/view")) beacons.push(res.status());
+    });
+    await page.goto(url);
+    expect(await page.content()).toContain(timed.title);
+    await page.waitForSelector("html[data-hydrated]");
+    // The page's answer gave the cookie, the beacon counted it: the page shows the current count.
+    await expect.poll(() => page.locator('[data-count="views"]').innerText()).toBe(`浏览 ${formatCount(before + 2)}`);
+    expect(beacons).toEqual([200]);
+    expect(await stored()).toBe(before + 2); // committed before it was answered
+    // The same visitor again today: the page still says the count, nothing more is counted.
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]");
+    await expect.poll(() => beacons.length).toBe(2);
+    await expect.poll(() => page.locator('[data-count="views"]').innerText()).toBe(`浏览 ${formatCount(before + 2)}`);
+    expect(await stored()).toBe(before + 2);
+    await context.close();
   });
 
   it("shows the tree, plays from a track's start time, and asks a guest to log in to favourite", async () => {

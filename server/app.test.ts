@@ -30,14 +30,14 @@ describe.each(testEngines())("buildApp on %s", (engine) => {
     expect(res.json()).toEqual({ status: "ok", database: engine });
   });
 
-  it("sends security headers and a CSP with a fresh script nonce per response", async () => {
+  it("sends security headers and a CSP made once: no nonce where no page is rendered (a rendered page's: page-cache.test.ts)", async () => {
     const a = await app.inject("/healthz");
     const b = await app.inject("/healthz");
     const csp = String(a.headers["content-security-policy"]);
-    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9_-]{20,}'/);
+    expect(csp).toContain("script-src 'self'; ");
     expect(csp).toContain("object-src 'none'");
-    expect(csp).not.toMatch(/style-src[^;]*nonce/);
-    expect(b.headers["content-security-policy"]).not.toBe(csp);
+    expect(csp).not.toMatch(/nonce|unsafe-inline'[^;]*;\s*style/);
+    expect(b.headers["content-security-policy"]).toBe(csp);
     expect(a.headers["x-content-type-options"]).toBe("nosniff");
     // API answers are data: a strict policy, without a nonce to make.
     const api = await app.inject("/api/no/such/thing");

@@ -6,7 +6,6 @@
  * logged at info level, as any client error, never as a server error.
  */
 import { STATUS_CODES } from "node:http";
-import { createRequire } from "node:module";
 import type { Socket } from "node:net";
 import { fail } from "@contracts/envelope";
 import { errorPageTexts, serverMessages } from "@contracts/messages";
@@ -14,28 +13,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded } from "../web/shared.js";
 import { withRequestId } from "./error-handler.js";
 import { REQUEST_ID_HEADER } from "./request-id.js";
-import { API_CSP, HELMET_OPTIONS } from "./security.js";
+import { API_CSP, securityHeaders } from "./security.js";
 
 /** The static error page needs nothing but its inline style. */
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
-
-type HelmetMiddleware = (req: unknown, res: { setHeader(name: string, value: unknown): void; removeHeader(name: string): void }, next: (err?: unknown) => void) => void;
-
-let helmetHeaders: [string, string][] | undefined;
-/** helmet's own headers for our options, worked out once by helmet itself (no second list to drift). */
-function securityHeaders(): [string, string][] {
-  if (!helmetHeaders) {
-    // helmet is @fastify/helmet's dependency: resolved from there, whatever the hoisting.
-    const fromPlugin = createRequire(createRequire(import.meta.url).resolve("@fastify/helmet"));
-    const helmet = fromPlugin("helmet") as (options: object) => HelmetMiddleware;
-    const headers: [string, string][] = [];
-    helmet(HELMET_OPTIONS)({}, { setHeader: (name, value) => headers.push([name.toLowerCase(), String(value)]), removeHeader() {} }, (err) => {
-      if (err) throw err;
-    });
-    helmetHeaders = headers;
-  }
-  return helmetHeaders;
-}
 
 /** A page address (the web shell's), answered with an HTML page rather than the envelope. */
 export function isPageRequest(method: string | undefined, url: string | undefined): boolean {

@@ -1,18 +1,12 @@
-import helmet from "@fastify/helmet";
-import type { FastifyInstance } from "fastify";
+import { createRequire } from "node:module";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { randomToken } from "../lib/random-token.js";
-
-declare module "fastify" {
-  interface FastifyReply {
-    /** Nonce for this response's inline scripts; "" when no CSP is sent (development). */
-    scriptNonce: string;
-  }
-}
 
 /**
  * Security headers with a Content-Security-Policy the site works under:
- * - scripts: our own files plus a per-request nonce for React Router's inline hydration scripts
- *   (reply.scriptNonce, passed to the SSR renderer). Only scripts get a nonce: a style nonce
+ * - scripts: our own files; a page rendered per request adds a nonce for React Router's inline
+ *   hydration scripts (`scriptNonce`, passed to the SSR renderer), a kept page the hashes of its
+ *   own (`scriptHashCsp`, made once with the page). Only scripts get a nonce: a style nonce
  *   would make browsers ignore 'unsafe-inline', which antd needs;
  * - styles: antd's CSS-in-JS injects <style> tags at run time, hence 'unsafe-inline';
  * - media: our own files, blob: for hls.js (MediaSource) and https: for source-site streams
@@ -40,6 +34,8 @@ const [CSP_BEFORE_NONCE, CSP_AFTER_NONCE] = Object.entries(CSP_DIRECTIVES)
   .map(([name, values]) => `${name} ${values.join(" ")}`)
   .join("; ")
   .split(NONCE);
+/** Any other answer of a page's address (static files, kept pages before their own): no inline script. */
+const PAGE_CSP = CSP_BEFORE_NONCE.slice(0, -" 'nonce-".length) + CSP_AFTER_NONCE.slice(1);
 
 /**
  * The policy of a kept page (server/web/page-cache.ts): the same, with the SHA-256 of each of
@@ -62,18 +58,46 @@ export const HELMET_OPTIONS = {
   crossOriginEmbedderPolicy: false,
 } as const;
 
-export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev: boolean }) {
-  app.decorateReply("scriptNonce", "");
-  if (!opts.dev) {
-    app.addHook("onRequest", async (request, reply) => {
-      if (request.url.startsWith("/api/") && !request.url.startsWith("/api/docs")) {
-        reply.header("content-security-policy", API_CSP);
-        return;
-      }
-      const nonce = randomToken(16);
-      reply.scriptNonce = nonce;
-      reply.header("content-security-policy", CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE);
+type HelmetMiddleware = (req: unknown, res: { setHeader(name: string, value: unknown): void; removeHeader(name: string): void }, next: (err?: unknown) => void) => void;
+
+let helmetHeaders: [string, string][] | undefined;
+/** helmet's own headers for our options, worked out once by helmet itself (no second list to drift). */
+export function securityHeaders(): [string, string][] {
+  if (!helmetHeaders) {
+    // helmet is @fastify/helmet's dependency: resolved from there, whatever the hoisting.
+    const fromPlugin = createRequire(createRequire(import.meta.url).resolve("@fastify/helmet"));
+    const helmet = fromPlugin("helmet") as (options: object) => HelmetMiddleware;
+    const headers: [string, string][] = [];
+    helmet(HELMET_OPTIONS)({}, { setHeader: (name, value) => headers.push([name.toLowerCase(), String(value)]), removeHeader() {} }, (err) => {
+      if (err) throw err;
     });
+    helmetHeaders = headers;
   }
-  await app.register(helmet, HELMET_OPTIONS);
+  return helmetHeaders;
+}
+
+/**
+ * Every answer's security headers from one hook and constant strings (ADR 0053): helmet's,
+ * worked out once for our options (they do not depend on the request; @fastify/helmet ran
+ * helmet's eleven middlewares per request), and the CSP, whose nonce only a page rendered per
+ * request makes (`scriptNonce`).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, opts: { dev: boolean }) {
+  const headers = securityHeaders();
+  app.addHook("onRequest", (request, reply, done) => {
+    for (const [name, value] of headers) reply.header(name, value);
+    if (!opts.dev) reply.header("content-security-policy", request.url.startsWith("/api/") && !request.url.startsWith("/api/docs") ? API_CSP : PAGE_CSP);
+    done();
+  });
+}
+
+/**
+ * A nonce for the inline scripts of a page rendered for this request, its CSP set to allow them;
+ * "" when no CSP is sent (development).
+ */
+export function scriptNonce(reply: FastifyReply): string {
+  if (reply.getHeader("content-security-policy") !== PAGE_CSP) return "";
+  const nonce = randomToken(16);
+  reply.header("content-security-policy", CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE);
+  return nonce;
 }

@@ -28,3 +28,8 @@ async function resolve(request: FastifyRequest, reply: FastifyReply): Promise<st
   reply.header("set-cookie", visitor.setCookie);
   return visitor.id;
 }
+
+/** The id of a `vid` cookie we signed, or null: never issues one (a view beacon, ADR 0053). */
+export function knownVisitorId(request: FastifyRequest): string | null {
+  return request.server.services.visitors.verify(request.cookies[VISITOR_COOKIE]);
+}

@@ -150,7 +150,7 @@ describe.skipIf(!redisUrl || !postgres)("two instances on one PostgreSQL and one
     const before = await written();
     const visitor = testVisitor(a, `visitor-${Date.now()}`);
     for (const app of [a, b, a, b]) {
-      const res = await app.inject({ url: `/api/forntend/getmusicinfo?id=${suiteId}`, headers: { cookie: visitor.cookie } });
+      const res = await app.inject({ method: "POST", url: "/api/forntend/view", payload: { id: suiteId }, headers: { cookie: visitor.cookie } });
       expect(res.statusCode).toBe(200);
     }
     expect(await written()).toBe(before + 1);

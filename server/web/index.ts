@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { declareAccess } from "../http/auth";
+import { scriptNonce } from "../http/security";
 import type { AppContext } from "../../web/app/lib/app-context";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import type { GetLoadContext } from "./load-context";
@@ -77,7 +78,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
       const target = kept?.targetOf(request.url);
       if (target && (await kept!.cache.serve(request, reply, target))) return reply;
       const extra = await opts.getLoadContext(request, reply);
-      const context: AppContext = { ...extra, cspNonce: reply.scriptNonce ?? "" };
+      const context: AppContext = { ...extra, cspNonce: scriptNonce(reply) };
       const response = await handle(toFetchRequest(request, reply), context);
       return sendFetchResponse(reply, response);
     });

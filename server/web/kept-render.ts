@@ -1,7 +1,7 @@
 import type { MusicInfo } from "@contracts/suite";
 import type { AppContext } from "../../web/app/lib/app-context";
 import type { AppServices } from "../services.js";
-import { keptPage, type KeptPage, NotKept, VIEWS_PLACEHOLDER } from "./kept-page.js";
+import { keptPage, type KeptPage, NotKept } from "./kept-page.js";
 import type { PageTarget } from "./page-keys.js";
 import type { PageHandler } from "./shared.js";
 
@@ -21,9 +21,9 @@ export interface Rendered {
 }
 
 /**
- * The services as a kept render sees them: the same, except that a suite is shown with
- * VIEWS_PLACEHOLDER and counts no view (each request counts its own and writes its count into
- * the kept bytes), and the suite shown is noted.
+ * The services as a kept render sees them: the same, except that the suite shown is noted.
+ * A suite page shows the count it was rendered with; the hydrated page shows the current one
+ * from its view beacon (ADR 0053).
  */
 function recordingServices(services: AppServices, sources: PageSources): AppServices {
   return {
@@ -31,9 +31,9 @@ function recordingServices(services: AppServices, sources: PageSources): AppServ
     suites: {
       ...services.suites,
       musicInfo: async (id) => {
-        const { kept } = await services.suites.viewed(id);
+        const { kept, views } = await services.suites.current(id);
         sources.suite = kept;
-        return { ...kept, views: VIEWS_PLACEHOLDER };
+        return { ...kept, views };
       },
     },
   };
@@ -43,7 +43,7 @@ function recordingServices(services: AppServices, sources: PageSources): AppServ
  * Renders a page to keep, through the same handler as any request, at its canonical address and
  * with no request headers, cookies or nonce: what it returns is the same for every visitor.
  * Throws NotKept when it must not be kept (a status other than 200/404, an error logged
- * while rendering, a suite page whose count is not where expected).
+ * while rendering).
  */
 export async function renderToKeep(
   handle: PageHandler,
@@ -73,5 +73,5 @@ export async function renderToKeep(
   const html = await response.text();
   if (failed) throw new NotKept("an error was logged while rendering");
   const contentType = response.headers.get("content-type") ?? "text/html; charset=utf-8";
-  return { target, sources, page: keptPage(response.status, contentType, html, target.kind === "suite") };
+  return { target, sources, page: keptPage(response.status, contentType, html) };
 }

@@ -12,7 +12,7 @@ import type { PageHandler } from "./shared.js";
 /** Caps of both caches together (each takes half). */
 export interface PageCacheOptions {
   maxEntries?: number;
-  /** Total bytes the kept pages may hold (compressed forms and what they are spliced from). */
+  /** Total bytes the kept pages may hold (their compressed forms). */
   maxBytes?: number;
 }
 
@@ -34,9 +34,9 @@ export const PRERENDER_SHARE = 0.5;
 
 /**
  * Public pages kept like the APIs' answers (ADR 0033): rendered once for every visitor and
- * served from memory until a change event names one of their tags (ADR 0054). A suite page still
- * counts each request's view and shows its exact count (kept-page.ts); a new visitor still gets
- * the visitor cookie there. What cannot be kept is rendered per request as before (null).
+ * served from memory until a change event names one of their tags (ADR 0054). A suite page counts
+ * no view (its beacon does, ADR 0053); a new visitor still gets the visitor cookie there. What
+ * cannot be kept is rendered per request as before (null).
  */
 export function pageCache(
   services: AppServices,
@@ -53,7 +53,7 @@ export function pageCache(
   const half = { maxEntries: Math.ceil(maxEntries / 2), maxBytes: Math.floor(maxBytes / 2), sizeOf, tagsOf };
   // Lists move with views and plays, which publish no event: refreshed in the background.
   const lists = services.caches.create<Rendered>({ name: "pages", freshMs: PAGE_FRESH_MS, staleMs: PAGE_MAX_STALE_MS, ...half });
-  // Suite pages (views spliced in per request), the shells and the 404s: only events change them.
+  // Suite pages, the shells and the 404s: only events change them.
   const others = services.caches.create<Rendered>({ name: "pages-until-changed", ...half });
   const cacheFor = (target: PageTarget) => (target.kind === "home" || target.kind === "category" ? lists : others);
 
@@ -70,11 +70,11 @@ export function pageCache(
   }
 
   async function serveSuite(request: FastifyRequest, reply: FastifyReply, target: Extract<PageTarget, { kind: "suite" }>): Promise<boolean> {
-    // As the page's loader did: a new visitor's cookie goes out, then the view is counted.
-    const visitor = await visitorId(request, reply);
-    let viewed: Awaited<ReturnType<AppServices["suites"]["viewed"]>>;
+    // A new visitor's cookie goes out (a header, not the bytes): the page's view beacon carries it.
+    await visitorId(request, reply);
+    let viewed: Awaited<ReturnType<AppServices["suites"]["current"]>>;
     try {
-      viewed = await services.suites.viewed(target.id, visitor ?? undefined);
+      viewed = await services.suites.current(target.id);
     } catch (err) {
       if (!(err instanceof AppError && err.status === 404)) return false;
       const missing = await kept(missingSuite(target.prefix, target.url), request);
@@ -92,7 +92,7 @@ export function pageCache(
         rendered = await kept(target, request);
       }
     }
-    rendered?.page.send(request, reply, { views: viewed.views });
+    rendered?.page.send(request, reply);
     return rendered !== null;
   }
 
@@ -135,7 +135,7 @@ export function pageCache(
 export type PageCache = ReturnType<typeof pageCache>;
 
 const fingerprints = new WeakMap<MusicInfo, string>();
-/** What a suite page shows of the suite's data (all but the views, which each request writes). */
+/** What a suite page shows of the suite's data (all but the views: the beacon shows the current count). */
 function fingerprint(info: MusicInfo): string {
   let known = fingerprints.get(info);
   if (known === undefined) fingerprints.set(info, (known = JSON.stringify({ ...info, views: 0 })));

@@ -1,14 +1,13 @@
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import { categoryPageSchema, getSortQuerySchema } from "@contracts/category";
 import { navItemSchema } from "@contracts/navigation";
-import { musicInfoQuerySchema, musicInfoSchema } from "@contracts/suite";
+import { musicInfoQuerySchema, musicInfoSchema, viewBeaconSchema, viewCountSchema } from "@contracts/suite";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sendShared } from "../../http/shared-answer.js";
-import { sendSpliced } from "../../http/spliced-answer.js";
-import { visitorId } from "../../http/visitor.js";
-import { suiteAnswer, suiteAnswerEnd } from "./suite-answer.js";
+import { knownVisitorId, visitorId } from "../../http/visitor.js";
+import { suiteAnswer } from "./suite-answer.js";
 import type { AppServices } from "../../services.js";
 
 export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
@@ -33,16 +32,31 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       config: { access: "public" },
       schema: {
         tags: ["frontend"],
-        summary: "套曲详情 (counts one view per visitor per day)",
+        summary: "套曲详情 (the same bytes for everyone; gives a new visitor the vid cookie; counts no view: the page's beacon does)",
         querystring: musicInfoQuerySchema,
         response: { 200: envelope(musicInfoSchema) },
       },
     },
     async (request, reply) => {
-      const visitor = await visitorId(request, reply);
-      const { kept, views } = await services.suites.viewed(request.query.id, visitor ?? undefined);
-      return sendSpliced(request, reply, suiteAnswer(kept), suiteAnswerEnd(views));
+      // A new visitor's cookie goes out (a header): a later view beacon carries it.
+      await visitorId(request, reply);
+      const { kept } = await services.suites.current(request.query.id);
+      return sendShared(request, reply, suiteAnswer(kept));
     },
+  );
+
+  api.post(
+    "/api/forntend/view",
+    {
+      config: { access: "public" },
+      schema: {
+        tags: ["frontend"],
+        summary: "浏览计数 (the suite page's beacon after hydration: one view per visitor per day, answered once committed; 403 without the vid cookie)",
+        body: viewBeaconSchema,
+        response: { 200: envelope(viewCountSchema) },
+      },
+    },
+    async (request) => ok(await services.suites.view(request.body.id, knownVisitorId(request))),
   );
 
   api.get(

@@ -1,31 +1,20 @@
 import { envelopeSchema, ok } from "@contracts/envelope";
 import { type MusicInfo, musicInfoSchema } from "@contracts/suite";
-import { z } from "zod";
-import { SplicedAnswer } from "../../http/spliced-answer.js";
+import { SharedAnswer } from "../../http/shared-answer.js";
 
-const withoutViews = musicInfoSchema.omit({ views: true });
-const envelopeHead = envelopeSchema(z.null()).omit({ data: true, time: true });
-const answers = new WeakMap<MusicInfo, SplicedAnswer>();
+const envelope = envelopeSchema(musicInfoSchema);
+const answers = new WeakMap<MusicInfo, SharedAnswer>();
 
 /**
- * A suite's API answer, made once per kept copy of its data (suite-service.ts): checked and
- * serialized once, with the parts that change per request, the view count and the time,
- * appended at send time (see SplicedAnswer).
+ * A suite's API answer, made once per kept copy of its data (suite-service.ts): the same bytes
+ * for every request, compressed once, with an ETag. Its `views` is the count the data was read
+ * with; the exact count comes from the page's view beacon (ADR 0053).
  */
-export function suiteAnswer(kept: MusicInfo): SplicedAnswer {
+export function suiteAnswer(kept: MusicInfo): SharedAnswer {
   let answer = answers.get(kept);
   if (!answer) {
-    const { views: _, ...data } = kept;
-    const { data: _null, time: _time, ...head } = ok(null);
-    const headJson = JSON.stringify(envelopeHead.encode(head));
-    const dataJson = JSON.stringify(withoutViews.encode(data));
-    answer = new SplicedAnswer(`${headJson.slice(0, -1)},"data":${dataJson.slice(0, -1)}`);
+    answer = new SharedAnswer(JSON.stringify(envelope.encode(ok(kept))));
     answers.set(kept, answer);
   }
   return answer;
-}
-
-/** What follows `suiteAnswer`'s start: the count and the time, closing data and the envelope. */
-export function suiteAnswerEnd(views: number, time = ok(null).time): string {
-  return `,"views":${views}},"time":${time}}`;
 }

@@ -5,10 +5,11 @@ import {
   type MusicInfo,
   sortDjList,
   suiteMessages,
+  type ViewCount,
 } from "@contracts/suite";
 import { categoryPath, suitePath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
-import { notFound } from "../../errors.js";
+import { AppError, notFound } from "../../errors.js";
 import type { CacheRegistry } from "../../lib/cache.js";
 import { tags } from "../../lib/cache-tags.js";
 import { type SuiteRow, suiteRepo } from "./suite-repo.js";
@@ -45,7 +46,7 @@ export function toMusicInfo(row: SuiteRow): MusicInfo {
 
 /**
  * A suite's data is read once and kept until a change event names it, its category or its
- * source site (ADR 0012, 0016), so a suite's page costs no query (views are deduped in memory).
+ * source site (ADR 0012, 0016), so a suite's page costs no query.
  * Past SUITE_INFO_FRESH_MS it is re-read in the background while the kept copy is still served.
  * Its view count stays exact meanwhile: the row's count, plus the views this process added
  * since the row was read that the row cannot hold (the batched writes of view-buffer.ts).
@@ -93,23 +94,34 @@ export function suiteService(
   }
   /**
    * The kept data (the same object until it is re-read: its `views` is the read's) and the
-   * exact view count now, after counting the visitor's view (once a day, view-buffer.ts).
-   * Views are written in batches; the count includes the ones still waiting.
+   * exact view count now: the row's, plus this process's views since the read (view-buffer.ts).
+   * Counts nothing: only a view beacon does (`view`, ADR 0053).
    */
-  async function viewed(id: number, visitorId?: string): Promise<{ kept: MusicInfo; views: number }> {
+  async function current(id: number): Promise<{ kept: MusicInfo; views: number }> {
     const cached = await infos.get(String(id), () => read(id));
     if (!cached) throw notFound(suiteMessages.missing);
-    if (visitorId) await views.add({ itemId: id, visitorId, day: chinaDay(now()) });
     const { info, writtenBeforeRead } = cached;
     return { kept: info, views: info.views + views.addedFor(id) - writtenBeforeRead };
   }
 
   return {
-    viewed,
+    current,
 
-    /** The suite's data with the exact view count, after counting the visitor's view. */
-    async musicInfo(id: number, visitorId?: string): Promise<MusicInfo> {
-      const { kept, views } = await viewed(id, visitorId);
+    /**
+     * A page's view beacon: counts the visitor's view (once a day, view-buffer.ts) and resolves
+     * once it is committed, with the exact count after it.
+     */
+    async view(id: number, visitorId: string | null): Promise<ViewCount> {
+      const before = await current(id);
+      // No signed visitor: nothing counted (403), the count still given for the page to show.
+      if (!visitorId) throw new AppError(403, suiteMessages.viewNoVisitor, { id, views: before.views, counted: false });
+      const counted = await views.add({ itemId: id, visitorId, day: chinaDay(now()) });
+      return { id, views: (await current(id)).views, counted };
+    },
+
+    /** The suite's data with the exact view count (counting nothing). */
+    async musicInfo(id: number): Promise<MusicInfo> {
+      const { kept, views } = await current(id);
       return { ...kept, views };
     },
 

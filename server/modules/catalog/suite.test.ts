@@ -1,6 +1,6 @@
 import { envelopeSchema } from "@contracts/envelope";
 import { musicInfoSchema, sortDjList } from "@contracts/suite";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoMediaFixture } from "../../db/seed/demo-media.fixture.js";
@@ -33,7 +33,7 @@ describe("file tree order and visitors", () => {
   });
 });
 
-describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) => {
+describe.each(testEngines())("GET /api/forntend/getmusicinfo and the view beacon on %s", (engine) => {
   let t: TestApp;
   let mixId: number;
   let timedMixId: number;
@@ -60,6 +60,20 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     t.app.inject({ url: `/api/forntend/getmusicinfo?${query}`, headers: cookie ? { cookie } : {} });
   /** A returning visitor's signed cookie. */
   const vid = (name: string) => testVisitor(t.app, name).cookie;
+  const view = (id: number, cookie?: string) =>
+    t.app.inject({ method: "POST", url: "/api/forntend/view", payload: { id }, headers: cookie ? { cookie } : {} });
+  const stored = async (id: number) => {
+    const [row] = await queryRows<{ views: number; waiting: number }>(
+      t.database.db,
+      sql`select i.view_count as views, coalesce((select d.views from item_view_deltas d where d.item_id = i.id), 0) as waiting
+          from items i where i.id = ${id}`,
+    );
+    return row;
+  };
+  const storedViews = async (id: number) => {
+    const { views, waiting } = await stored(id);
+    return views + waiting;
+  };
 
   it("answers the detail data with a sorted tree and the real audio-file count", async () => {
     const res = await get(`id=${mixId}`);
@@ -79,11 +93,13 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     const plain = await get(`id=${mixId}`, vid("gzip"));
     const gz = await t.app.inject({
       url: `/api/forntend/getmusicinfo?id=${mixId}`,
-      headers: { cookie: vid("gzip"), "accept-encoding": "gzip, deflate, br" },
+      headers: { cookie: vid("gzip"), "accept-encoding": "gzip, deflate" },
     });
     expect(gz.headers["content-encoding"]).toBe("gzip");
     const body = JSON.parse(gunzipSync(gz.rawPayload).toString());
-    expect(body).toEqual({ ...plain.json(), time: body.time });
+    expect(body).toEqual(plain.json());
+    const br = await t.app.inject({ url: `/api/forntend/getmusicinfo?id=${mixId}`, headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(body);
     expect(envelopeSchema(musicInfoSchema).parse(body).data.views).toBe(plain.json().data.views);
   });
 
@@ -92,72 +108,99 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo on %s", (engine) =>
     expect(JSON.stringify(data.djlist)).toMatch(/"start":\d+/);
   });
 
-  it("counts a view once per visitor per day, and sets a visitor cookie for new visitors", async () => {
-    const first = await get(`id=${mixId}`);
-    const cookie = String(first.headers["set-cookie"]).split(";")[0];
-    expect(cookie).toMatch(/^vid=/);
-    const before = first.json().data.views;
-    const again = await get(`id=${mixId}`, cookie);
-    expect(again.headers["set-cookie"]).toBeUndefined();
-    expect(again.json().data.views).toBe(before);
-    const another = testVisitor(t.app, "another");
-    const other = await get(`id=${mixId}`, another.cookie);
-    expect(other.json().data.views).toBe(before + 1);
+  it("counts no view for GETs: 60 cookie-less GETs of the API add nothing (the page's: page-cache.test.ts)", async () => {
+    await t.app.services.suites.flushViews();
+    const before = await storedViews(mixId);
+    for (let i = 0; i < 60; i++) expect((await get(`id=${mixId}`)).statusCode).toBe(200);
+    await t.app.services.suites.flushViews();
+    expect(await storedViews(mixId)).toBe(before);
+    expect((await t.app.services.suites.current(mixId)).views).toBe(before);
+  });
+
+  it("answers the same bytes to every visitor, with an ETag and a 304", async () => {
+    const a = await get(`id=${mixId}`, vid("bytes_a"));
+    const b = await get(`id=${mixId}`);
+    expect(b.body).toBe(a.body);
+    expect(a.headers.etag).toBeTruthy();
+    expect(b.headers.etag).toBe(a.headers.etag);
+    expect(a.headers["set-cookie"]).toBeUndefined(); // the API issues no visitor cookie: the page does
+    const again = await t.app.inject({ url: `/api/forntend/getmusicinfo?id=${mixId}`, headers: { "if-none-match": String(a.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it("the view beacon counts once per visitor per day, answered with the exact count once it is committed", async () => {
+    const before = (await t.app.services.suites.current(mixId)).views;
+    const first = await view(mixId, vid("beacon_one"));
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ code: 1, data: { id: mixId, views: before + 1, counted: true } });
+    // Answered after the commit: the row already holds it (nothing waiting in the buffer).
+    expect(t.app.services.views.pendingFor(mixId)).toBe(0);
+    expect(await storedViews(mixId)).toBe(before + 1);
+    const again = await view(mixId, vid("beacon_one"));
+    expect(again.json().data).toEqual({ id: mixId, views: before + 1, counted: false });
+    expect((await view(mixId, vid("beacon_two"))).json().data.views).toBe(before + 2);
     // Tomorrow the same visitor counts again.
+    const another = testVisitor(t.app, "beacon_two");
     const tomorrow = suiteService(t.database.db, {
       caches: new CacheRegistry(),
       views: t.app.services.views,
       now: () => new Date(Date.now() + 24 * 3600 * 1000),
     });
-    expect((await tomorrow.musicInfo(mixId, another.id)).views).toBe(before + 2);
+    expect(await tomorrow.view(mixId, another.id)).toMatchObject({ views: before + 3, counted: true });
     // Today's views are still remembered once tomorrow has begun (requests racing midnight).
-    expect((await get(`id=${mixId}`, another.cookie)).json().data.views).toBe(before + 2);
+    expect((await view(mixId, another.cookie)).json().data).toMatchObject({ views: before + 3, counted: false });
   });
 
-  it("keeps the shown count exact while a suite's data is shared, across batched writes and re-reads", async () => {
-    const shown = async (name: string) => (await get(`id=${mixId}`, vid(name))).json().data.views as number;
+  it("a beacon without a valid visitor cookie counts nothing: 403 with a Chinese message and the count", async () => {
+    await t.app.services.suites.flushViews();
+    const before = await storedViews(mixId);
+    for (const cookie of [undefined, "vid=chosen_by_the_client_1234", `${vid("forged")}x`]) {
+      const res = await view(mixId, cookie);
+      expect(res.statusCode, cookie).toBe(403);
+      expect(res.json(), cookie).toMatchObject({ code: 0, msg: "浏览未计入：缺少有效的访客标识，请开启Cookie后刷新页面", data: { id: mixId, views: before, counted: false } });
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    }
+    await t.app.services.suites.flushViews();
+    expect(await storedViews(mixId)).toBe(before);
+  });
+
+  it("a beacon for a missing suite is 404 数据不存在, a bad id 400 页面不存在, never a 500", async () => {
+    expect((await view(99999999, vid("missing"))).json()).toMatchObject({ code: 0, msg: "数据不存在" });
+    for (const body of [{ id: "abc" }, { id: -1 }, {}, { id: 1.5 }, { id: 99999999999 }]) {
+      const res = await t.app.inject({ method: "POST", url: "/api/forntend/view", payload: body, headers: { cookie: vid("bad") } });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().msg).toBe("页面不存在");
+    }
+  });
+
+  it("keeps the count exact while a suite's data is shared, across group commits and re-reads", async () => {
+    const shown = async (name: string) => (await view(mixId, vid(name))).json().data.views as number;
     const a = await shown("share_visitor_aaaaaa01");
     expect(await shown("share_visitor_aaaaaa02")).toBe(a + 1);
-    await t.app.services.suites.flushViews(); // the row, still shared, does not hold these two
     expect(await shown("share_visitor_aaaaaa02")).toBe(a + 1);
     expect(await shown("share_visitor_aaaaaa03")).toBe(a + 2);
     keptSuites().clear(); // read again: the written views are now in the row
     expect(await shown("share_visitor_aaaaaa03")).toBe(a + 2);
-    await t.app.services.suites.flushViews();
     keptSuites().clear();
     expect(await shown("share_visitor_aaaaaa01")).toBe(a + 2);
   });
 
-  it("writes views in batches: stored once per visitor per day, counters grow by what was stored", async () => {
-    const stored = async () => {
-      const [row] = await queryRows<{ views: number; waiting: number }>(
-        t.database.db,
-        sql`select i.view_count as views,
-                   coalesce((select d.views from item_view_deltas d where d.item_id = i.id), 0) as waiting
-            from items i where i.id = ${mixId}`,
-      );
-      return row;
-    };
+  it("writes concurrent views together (group commit): stored once per visitor per day, folded exactly", async () => {
     await t.app.services.suites.flushViews();
     await t.app.services.suites.foldViews();
-    const start = await stored();
+    const start = await stored(mixId);
     expect(start.waiting).toBe(0);
-    const shown = (await get(`id=${mixId}`)).json().data.views; // a new visitor: counted at once
-    expect(shown).toBe(start.views + 1);
-    await get(`id=${mixId}`, vid("batch"));
-    await get(`id=${mixId}`, vid("batch")); // the same day again: nothing
-    expect((await get(`id=${mixId}`, vid("batch"))).json().data.views).toBe(start.views + 2);
-    await t.app.services.suites.flushViews();
+    // 20 visitors at once, each twice: 20 views, every beacon answered after its commit.
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => view(mixId, vid(`group_${i % 20}`))));
+    expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+    expect(answers.filter((r) => r.json().data.counted)).toHaveLength(20);
     // Written to the narrow delta row; items.view_count (lists, "hot" order) gets them at the fold.
-    expect(await stored()).toEqual({ views: start.views, waiting: 2 });
-    // Stored now: a later request of the same visitor that day still adds nothing.
-    expect((await get(`id=${mixId}`, vid("batch"))).json().data.views).toBe(start.views + 2);
-    await t.app.services.suites.flushViews();
+    expect(await stored(mixId)).toEqual({ views: start.views, waiting: 20 });
     await t.app.services.suites.foldViews();
-    expect(await stored()).toEqual({ views: start.views + 2, waiting: 0 });
+    expect(await stored(mixId)).toEqual({ views: start.views + 20, waiting: 0 });
     // A re-read after the fold shows the same count: nothing is counted twice or lost.
     keptSuites().clear();
-    expect((await get(`id=${mixId}`, vid("batch"))).json().data.views).toBe(start.views + 2);
+    expect((await view(mixId, vid("group_0"))).json().data.views).toBe(start.views + 20);
   });
 
   it("folds waiting views in chunks, every item's count growing by exactly its views", async () => {

@@ -10,11 +10,15 @@ export interface ViewDedupe {
 }
 
 /**
- * Counted views are written in batches this often, and when MAX_PENDING are waiting: small
- * batches, because on PGlite a write holds the only thread, so its length is what requests wait.
+ * Group commit (ADR 0053): a counted view is written within this many ms, together with every
+ * view counted meanwhile, in one statement; its beacon is answered once that is committed. A
+ * batch that arrives while one is being written goes in the next, right after it.
  */
-export const VIEW_FLUSH_MS = 1_000;
+export const VIEW_FLUSH_MS = 2;
+/** A batch this large is written at once (on PGlite a write holds the only thread: kept short). */
 const MAX_PENDING = 100;
+/** A failed batch (its beacons answered with the error) is tried again after this long. */
+const VIEW_RETRY_MS = 1_000;
 /** Written views reach items.view_count (the lists and the "hot" order) within this time. */
 export const VIEW_FOLD_MS = 5 * 60_000;
 /** Items per fold statement (~0.3-0.5 ms each on PGlite), for the same reason as MAX_PENDING. */
@@ -28,8 +32,11 @@ export interface View {
 }
 
 export interface ViewBuffer {
-  /** Counts the view if it is the visitor's first of the item that day (at once with the in-process ledger). */
-  add(view: View): void | Promise<void>;
+  /**
+   * Counts the view if it is the visitor's first of the item that day: resolves true once it is
+   * committed to the database, false when it did not count; rejects when its batch failed.
+   */
+  add(view: View): Promise<boolean>;
   /** Views of the item counted but not yet written (shown on top of the stored count). */
   pendingFor(itemId: number): number;
   /** Views of the item counted in this process so far, written or not (never goes down). */
@@ -41,9 +48,9 @@ export interface ViewBuffer {
 }
 
 /**
- * A page view used to be one write transaction per request. Views are now deduped in memory
- * (view-ledger.ts), counted per item, and the counts written together into the narrow
- * item_view_deltas table; a failed batch is kept for the next try. A fold moves the
+ * Views are deduped in memory or Redis (view-ledger.ts), counted per item, and the counts of a
+ * few ms written together into the narrow item_view_deltas table (group commit: each view's
+ * beacon waits for its batch); a failed batch is kept for the next try. A fold moves the
  * deltas into items.view_count in small chunks, through the catalogue write service (see the
  * schema for why the two steps). One buffer per app, built by createServices.
  */
@@ -55,6 +62,8 @@ export function viewBuffer(
   const repo = suiteRepo(db);
   let pending = new Map<number, number>();
   let pendingTotal = 0;
+  /** The beacons waiting on the pending batch's commit. */
+  let waiters: { resolve(counted: boolean): void; reject(err: unknown): void }[] = [];
   /** Counted and not yet written, including a batch being written. */
   const unwritten = new Map<number, number>();
   const added = new Map<number, number>();
@@ -75,23 +84,28 @@ export function viewBuffer(
     writing = writing.catch(() => undefined).then(async () => {
       if (pending.size === 0) return;
       const batch = pending;
+      const answered = waiters;
       pending = new Map();
       pendingTotal = 0;
+      waiters = [];
       try {
         await repo.addViewCounts([...batch]);
         for (const [id, n] of batch) bump(unwritten, id, -n);
+        for (const w of answered) w.resolve(true);
       } catch (err) {
+        // Kept and tried again (the ledger already knows these visitors); their beacons get the error.
         for (const [id, n] of batch) bump(pending, id, n);
         pendingTotal = [...pending.values()].reduce((a, b) => a + b, 0);
-        schedule();
+        for (const w of answered) w.reject(err);
+        schedule(VIEW_RETRY_MS);
         throw err;
       }
     });
     return writing;
   };
-  const schedule = () => {
+  const schedule = (ms = VIEW_FLUSH_MS) => {
     if (timer) return;
-    timer = setTimeout(() => void flush().catch(() => undefined), VIEW_FLUSH_MS);
+    timer = setTimeout(() => void flush().catch(() => undefined), ms);
     timer.unref();
   };
 
@@ -119,19 +133,23 @@ export function viewBuffer(
     addedFor: (itemId) => added.get(itemId) ?? 0,
     add({ itemId, visitorId, day }) {
       const first = ledger.firstToday(itemId, visitorId, day);
-      if (typeof first !== "boolean") return first.then((yes) => (yes ? count(itemId) : undefined));
-      if (first) count(itemId);
+      if (typeof first !== "boolean") return first.then((yes) => (yes ? count(itemId) : false));
+      return first ? count(itemId) : Promise.resolve(false);
     },
     flush,
     fold,
   };
 
-  function count(itemId: number) {
+  function count(itemId: number): Promise<boolean> {
     bump(pending, itemId, 1);
     bump(unwritten, itemId, 1);
     bump(added, itemId, 1);
+    const committed = new Promise<boolean>((resolve, reject) => waiters.push({ resolve, reject }));
+    // A caller that does not wait (a test) must not make a failed batch an unhandled rejection.
+    committed.catch(() => undefined);
     if (++pendingTotal >= MAX_PENDING) void flush().catch(() => undefined);
     else schedule();
     scheduleFold();
+    return committed;
   }
 }

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSettings } from "../../db/schema/index.js";
@@ -20,6 +21,14 @@ describe("visitor cookies", () => {
     expect(a.setCookie).toBe(`vid=${cookies.value(a.id)}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax`);
     expect(b.setCookie).toMatch(/; SameSite=Lax; Secure$/);
     expect(cookies.verify(cookies.value(a.id))).toBe(a.id);
+  });
+
+  it("sign with HMAC-SHA256, byte for byte what createHmac makes (cookies issued before stay valid)", () => {
+    for (const secret of [Buffer.alloc(32, 7), Buffer.alloc(64, 1), Buffer.alloc(100, 9), Buffer.alloc(0)]) {
+      const id = "AbCdEfGhIjKlMnOpQrStUv";
+      const expected = createHmac("sha256", secret).update(id).digest().subarray(0, 16).toString("base64url");
+      expect(visitorCookies(secret).value(id)).toBe(`${id}.${expected}`);
+    }
   });
 
   it("count a missing, malformed, unsigned, forged or foreign value as no id", () => {
@@ -54,6 +63,7 @@ describe.each(testEngines())("visitors on %s", (engine) => {
   });
   afterAll(() => t?.close());
 
+  /** A visit: the suite's answer (a new visitor's cookie), then the view beacon with the cookie it has (ADR 0053). */
   const views = async (query: { cookie?: string; ip: string; headers?: Record<string, string> }) => {
     const res = await t.app.inject({
       url: `/api/forntend/getmusicinfo?id=${itemId}`,
@@ -61,7 +71,18 @@ describe.each(testEngines())("visitors on %s", (engine) => {
       remoteAddress: query.ip,
     });
     expect(res.statusCode).toBe(200);
-    return { views: res.json().data.views as number, setCookie: res.headers["set-cookie"] as string | undefined };
+    const setCookie = res.headers["set-cookie"] as string | undefined;
+    const cookie = query.cookie ?? setCookie?.split(";")[0];
+    const beacon = await t.app.inject({
+      method: "POST",
+      url: "/api/forntend/view",
+      payload: { id: itemId },
+      headers: { ...(cookie ? { cookie } : {}), ...query.headers },
+      remoteAddress: query.ip,
+    });
+    // Without a cookie: 403, nothing counted, the count still said.
+    expect(beacon.statusCode).toBe(cookie ? 200 : 403);
+    return { views: beacon.json().data.views as number, setCookie };
   };
 
   it("sign with one secret per database, made once and shared by every instance on it", async () => {

@@ -20,9 +20,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (!(id <= 2_147_483_647)) throw data(suiteMessages.badPath, { status: 404 });
   const { services, visitorId, logError } = context.get(appContext);
   try {
-    // A new visitor's cookie goes out on the response (the load context sets it).
-    const visitor = await visitorId();
-    return { info: await services.suites.musicInfo(id, visitor ?? undefined) };
+    // A new visitor's cookie goes out on the response (the load context sets it): the page's
+    // view beacon carries it (ADR 0053); the loader itself counts nothing.
+    await visitorId();
+    return { info: await services.suites.musicInfo(id) };
   } catch (err) {
     throw toRouteError(err, suiteMessages.serverError, logError);
   }

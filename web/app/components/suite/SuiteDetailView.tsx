@@ -8,11 +8,13 @@ import { FileTree } from "./FileTree";
 import { formatChinaDate, formatCount, formatDuration } from "./format";
 import styles from "./suite.module.css";
 import { useSuiteLibrary } from "./use-suite-library";
+import { useViewCount } from "./use-view-count";
 
 /** Suite detail (spec section 2): header with counts and actions, progress, file tree, comments. */
 export function SuiteDetailView({ info }: { info: MusicInfo }) {
   const media = useSuitePlayback(info);
   const library = useSuiteLibrary(info);
+  const views = useViewCount(info.id, info.views);
   const total = media.duration;
   const external = info.website.code !== LOCAL_SITE_CODE;
 
@@ -40,7 +42,7 @@ export function SuiteDetailView({ info }: { info: MusicInfo }) {
             <span>{info.vipdown === "1" ? "VIP免费下载" : info.price > 0 ? `下载：${info.price}币` : "免费下载"}</span>
           </p>
           <p className={styles.counts}>
-            <span>浏览 {formatCount(info.views)}</span>
+            <span data-count="views">浏览 {formatCount(views)}</span>
             <span data-count="likes">点赞 {formatCount(library.counts.likes)}</span>
             <span data-count="favorites">收藏 {formatCount(library.counts.favorites)}</span>
           </p>
