@@ -40,6 +40,8 @@ export const pluginVersions = pgTable(
     /** What it exported when loaded: author, srcUrl, supportedSearchType, userVariables, methods. */
     meta: jsonb("meta").$type<Record<string, unknown>>().notNull(),
     installedBy: text("installed_by"),
+    /** Where this version came from (a URL, or a subscription's); null for an upload. */
+    origin: text("origin"),
     createdAt: createdAt(),
   },
   (t) => [index("plugin_versions_platform_idx").on(t.platform, t.id)],

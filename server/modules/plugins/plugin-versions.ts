@@ -21,7 +21,7 @@ export async function stageVersion(
   const r = pluginRepo(tx);
   const platform = before.platform;
   const sha256 = createHash("sha256").update(next.code).digest("hex");
-  const versionId = await r.addVersion({ platform, version: next.version, code: next.code, sha256, meta: next.meta, installedBy: actor.adminId === null ? null : String(actor.adminId) });
+  const versionId = await r.addVersion({ platform, version: next.version, code: next.code, sha256, meta: next.meta, installedBy: actor.adminId === null ? null : String(actor.adminId), origin: next.origin });
   await r.prune(platform, [versionId, before.current.id, ...(before.previous ? [before.previous.id] : [])]);
   const staged = { platform, versionId, version: next.version, current: before.current.version };
   await audit.record(actor, { action: "plugin.stage", targetType: "plugin", targetId: platform, detail: { ...staged, sha256, origin: next.origin } }, tx);

@@ -195,6 +195,12 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
     const byUrl = await call("POST", "", { url: `${site.url}/sub/yedian.js` });
     expect(byUrl.json().data).toMatchObject({ installed: [], failed: [], staged: [{ platform: "夜店DJ", version: "1.2.0", current: "1.0.0" }] });
     expect((await call("GET", "")).json().data.plugins.find((p: { platform: string }) => p.platform === "夜店DJ")).toMatchObject({ version: "1.0.0" });
+    // Put in use, the version staged from an address makes that address the platform's origin.
+    const activated = await call("POST", `/${encodeURIComponent("夜店DJ")}/activate`, { versionId: byUrl.json().data.staged[0].versionId });
+    expect(activated.statusCode).toBe(200);
+    expect(activated.json().data).toMatchObject({ version: "1.2.0", origin: `${site.url}/sub/yedian.js` });
+    // Back to 1.0.0 for the tests after this one.
+    expect((await call("POST", `/${platform}/rollback`)).json().data).toMatchObject({ version: "1.0.0" });
     expect((await call("DELETE", `/${encodeURIComponent("订阅新站")}`)).statusCode).toBe(200);
   });
 

@@ -127,7 +127,7 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
       const r = pluginRepo(tx as unknown as AppDatabase);
       const before = await r.get(platform);
       if (before) return stageVersion(tx as unknown as AppDatabase, audit, actor, before, { version, code, meta, origin });
-      const versionId = await r.addVersion({ platform, version, code, sha256, meta, installedBy: actor.adminId === null ? null : String(actor.adminId) });
+      const versionId = await r.addVersion({ platform, version, code, sha256, meta, installedBy: actor.adminId === null ? null : String(actor.adminId), origin });
       let sourceCode = ownSourceCode(platform);
       while (await r.bySource(sourceCode)) sourceCode = `${sourceCode.slice(0, 28)}-${Math.floor(Math.random() * 1000)}`;
       await r.insert({ platform, sourceCode, currentVersionId: versionId, origin });
@@ -154,7 +154,10 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
       const next = await r.version(versionId);
       if (!next || next.platform !== platform) throw notFound(messages.notFound);
       if (compareVersions(next.version, before.current.version) <= 0) throw badRequest(messages.notNewer);
-      await r.update(platform, { currentVersionId: next.id, previousVersionId: before.current.id, ...(origin ? { origin } : {}) });
+      // The platform's origin follows the version put in use when it came from an address (an
+      // upload says nothing of where updates come from, so the old origin stays).
+      const from = origin ?? next.origin;
+      await r.update(platform, { currentVersionId: next.id, previousVersionId: before.current.id, ...(from ? { origin: from } : {}) });
       await touchSource(w, tx as unknown as Tx, before.sourceCode, { name: platform, homepage: homepageOf(next.meta) });
       const after = await r.get(platform);
       await audit.record(actor, { action: "plugin.update", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null, detail: { activated: next.version } }, tx as unknown as AppDatabase);
@@ -284,7 +287,9 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
         const before = await r.get(platform);
         if (!before) throw notFound(messages.notFound);
         if (!before.previous) throw badRequest(messages.noPrevious);
-        await r.update(platform, { currentVersionId: before.previous.id, previousVersionId: before.current.id });
+        // As on activation: the origin follows the version put back when that one came from an address.
+        const from = before.previous.origin;
+        await r.update(platform, { currentVersionId: before.previous.id, previousVersionId: before.current.id, ...(from ? { origin: from } : {}) });
         await touchSource(w, tx as unknown as Tx, before.sourceCode, { name: platform, homepage: "" });
         const after = await r.get(platform);
         await audit.record(actor, { action: "plugin.rollback", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null }, tx as unknown as AppDatabase);

@@ -1,0 +1,1 @@
+ALTER TABLE "plugin_versions" ADD COLUMN "origin" text;
