@@ -1,15 +1,17 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/sql.js";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { comments, downloadPurchases, downloads, favorites, items, likes, playbackPositions, playerQueues, users } from "../../db/schema/index.js";
+import { queryRows, selectRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { CatalogueItemRow } from "../catalog/catalogue-item.js";
 
 /** The database or an open transaction (the write service's `tx`). */
-export type Executor = Pick<AppDatabase, "execute">;
+export type Executor = Pick<AppDatabase, "execute" | "select">;
 
 /** The two user x item marks that have a counter on the item. */
 export type Mark = "favorites" | "likes";
 const MARK_TABLE = { favorites: sql.identifier("favorites"), likes: sql.identifier("likes") };
-const MARK_COUNT = { favorites: sql.identifier("favorite_count"), likes: sql.identifier("like_count") };
+const MARK_COUNT = { favorites: items.favoriteCount, likes: items.likeCount };
 
 /** What a download needs to know about the item. */
 export interface DownloadableItem {
@@ -63,24 +65,35 @@ export interface PositionRow {
 }
 
 /** Unix seconds of a timestamp column, whole (floor, not rounded). */
-const unixSeconds = (column: ReturnType<typeof sql>) => sql`floor(extract(epoch from ${column}))::int`;
+const unixSeconds = (column: AnyPgColumn) => sql<number>`floor(extract(epoch from ${column}))::int`;
+const n = sql<number>`count(*)::int`;
+const visible = eq(items.status, "normal");
+const COMMENT_ROW = {
+  id: comments.id,
+  content: comments.content,
+  createtime: unixSeconds(comments.createdAt),
+  nickname: users.nickname,
+  username: users.username,
+  avatar: users.avatar,
+};
 /** Ids travel as one JSON parameter: the same SQL on PGlite and node-postgres. */
 const idList = (ids: readonly number[]) => sql`(select (v)::int from json_array_elements_text(${JSON.stringify(ids)}::json) as x(v))`;
 
 /** SQL of the personal library: favourites, likes, downloads, purchases, comments, resume points, queues. */
 export function libraryRepo(db: Executor) {
-  const one = async <T>(query: ReturnType<typeof sql>): Promise<T | undefined> => (await queryRows<T>(db, query))[0];
-  const count = async (query: ReturnType<typeof sql>): Promise<number> => (await one<{ n: number }>(query))?.n ?? 0;
+  const count = async (query: Promise<{ n: number }[]>): Promise<number> => (await query)[0]?.n ?? 0;
 
   return {
     async visibleItemExists(id: number): Promise<boolean> {
-      return (await one(sql`select 1 as found from items where id = ${id} and status = 'normal'`)) !== undefined;
+      return (await db.select({ found: sql`1` }).from(items).where(and(eq(items.id, id), visible))).length > 0;
     },
 
     async downloadableItem(id: number): Promise<DownloadableItem | undefined> {
-      return one<DownloadableItem>(
-        sql`select id, title, vipdown, price, weburl, web_password as "webPassword" from items where id = ${id} and status = 'normal'`,
-      );
+      const [row] = await db
+        .select({ id: items.id, title: items.title, vipdown: items.vipdown, price: items.price, weburl: items.weburl, webPassword: items.webPassword })
+        .from(items)
+        .where(and(eq(items.id, id), visible));
+      return row;
     },
 
     /** Adds the mark; true only when this call added it (a second click finds it and adds nothing). */
@@ -100,16 +113,16 @@ export function libraryRepo(db: Executor) {
     },
 
     async markCount(mark: Mark, itemId: number): Promise<number> {
-      return count(sql`select ${MARK_COUNT[mark]} as n from items where id = ${itemId}`);
+      return count(db.select({ n: MARK_COUNT[mark] }).from(items).where(eq(items.id, itemId)));
     },
 
     async vipUntil(userId: number): Promise<Date | null> {
-      const row = await one<{ vip_until: Date | string | null }>(sql`select vip_until from users where id = ${userId}`);
-      return row?.vip_until ? new Date(row.vip_until) : null;
+      const [row] = await db.select({ vipUntil: users.vipUntil }).from(users).where(eq(users.id, userId));
+      return row?.vipUntil ?? null;
     },
 
     async coins(userId: number): Promise<number> {
-      return count(sql`select coins as n from users where id = ${userId}`);
+      return count(db.select({ n: users.coins }).from(users).where(eq(users.id, userId)));
     },
 
     /**
@@ -127,8 +140,9 @@ export function libraryRepo(db: Executor) {
 
     /** Takes `price` coins if the balance covers it; the new balance, or undefined when too few. */
     async spendCoins(userId: number, price: number): Promise<number | undefined> {
-      const row = await one<{ coins: number }>(
-        sql`update users set coins = coins - ${price} where id = ${userId} and coins >= ${price} returning coins`,
+      // Raw: the builder's update would also set updated_at (its $onUpdate).
+      const [row] = await selectRows(db, { coins: users.coins }, (fields) =>
+        sql`update ${users} set coins = coins - ${price} where ${users.id} = ${userId} and coins >= ${price} returning ${fields}`,
       );
       return row?.coins;
     },
@@ -139,15 +153,30 @@ export function libraryRepo(db: Executor) {
 
     /** The member's favourites of visible items, newest first. */
     async favorites(userId: number, limit: number, offset: number): Promise<{ rows: FavoriteRow[]; total: number }> {
-      const from = sql`from favorites f join items i on i.id = f.item_id and i.status = 'normal' where f.user_id = ${userId}`;
+      const on = and(eq(items.id, favorites.itemId), visible);
+      const mine = eq(favorites.userId, userId);
       const [rows, total] = await Promise.all([
-        queryRows<FavoriteRow>(
-          db,
-          sql`select i.id, i.title, i.artist, i.cover, i.play_url, i.playtype, i.kind, i.vipdown, i.price,
-                     coalesce(i.weburl, '') <> '' as downloadable, ${unixSeconds(sql`f.created_at`)} as createtime
-              ${from} order by f.created_at desc, f.id desc limit ${limit} offset ${offset}`,
-        ),
-        count(sql`select count(*)::int as n ${from}`),
+        db
+          .select({
+            id: items.id,
+            title: items.title,
+            artist: items.artist,
+            cover: items.cover,
+            play_url: items.playUrl,
+            playtype: items.playtype,
+            kind: items.kind,
+            vipdown: items.vipdown,
+            price: items.price,
+            downloadable: sql<boolean>`coalesce(${items.weburl}, '') <> ''`,
+            createtime: unixSeconds(favorites.createdAt),
+          })
+          .from(favorites)
+          .innerJoin(items, on)
+          .where(mine)
+          .orderBy(desc(favorites.createdAt), desc(favorites.id))
+          .limit(limit)
+          .offset(offset),
+        count(db.select({ n }).from(favorites).innerJoin(items, on).where(mine)),
       ]);
       return { rows, total };
     },
@@ -155,68 +184,81 @@ export function libraryRepo(db: Executor) {
     /** Every download of the member (re-downloads too), newest first. */
     async downloads(userId: number, limit: number, offset: number): Promise<{ rows: DownloadRow[]; total: number }> {
       const [rows, total] = await Promise.all([
-        queryRows<DownloadRow>(
-          db,
-          sql`select d.id, d.item_id as b_id, i.title, ${unixSeconds(sql`d.created_at`)} as createtime, d.coins_spent, i.vipdown, i.price
-              from downloads d join items i on i.id = d.item_id
-              where d.user_id = ${userId} order by d.created_at desc, d.id desc limit ${limit} offset ${offset}`,
-        ),
-        count(sql`select count(*)::int as n from downloads where user_id = ${userId}`),
+        db
+          .select({
+            id: downloads.id,
+            b_id: downloads.itemId,
+            title: items.title,
+            createtime: unixSeconds(downloads.createdAt),
+            coins_spent: downloads.coinsSpent,
+            vipdown: items.vipdown,
+            price: items.price,
+          })
+          .from(downloads)
+          .innerJoin(items, eq(items.id, downloads.itemId))
+          .where(eq(downloads.userId, userId))
+          .orderBy(desc(downloads.createdAt), desc(downloads.id))
+          .limit(limit)
+          .offset(offset),
+        count(db.select({ n }).from(downloads).where(eq(downloads.userId, userId))),
       ]);
       return { rows, total };
     },
 
     async itemStates(userId: number, ids: readonly number[]): Promise<ItemStateRow[]> {
-      return queryRows<ItemStateRow>(
-        db,
-        sql`select x.id,
-                   exists(select 1 from favorites f where f.user_id = ${userId} and f.item_id = x.id) as is_favorite,
-                   exists(select 1 from likes l where l.user_id = ${userId} and l.item_id = x.id) as is_liked,
-                   exists(select 1 from downloads d where d.user_id = ${userId} and d.item_id = x.id) as downloaded,
-                   exists(select 1 from download_purchases p where p.user_id = ${userId} and p.item_id = x.id) as purchased,
-                   (select pp.position_sec from playback_positions pp where pp.user_id = ${userId} and pp.item_id = x.id) as position
-              from ${idList(ids)} as x(id)`,
-      );
+      // Raw: one row per asked id from a JSON list (a derived table the builder cannot name).
+      const x = sql`x.id`;
+      const has = (t: typeof favorites | typeof likes | typeof downloads | typeof downloadPurchases) =>
+        sql<boolean>`exists(select 1 from ${t} where ${t.userId} = ${userId} and ${t.itemId} = ${x})`;
+      const pp = playbackPositions;
+      const fields = {
+        id: sql<number>`${x}`,
+        is_favorite: has(favorites),
+        is_liked: has(likes),
+        downloaded: has(downloads),
+        purchased: has(downloadPurchases),
+        position: sql<number | null>`(select ${pp.positionSec} from ${pp} where ${pp.userId} = ${userId} and ${pp.itemId} = ${x})`,
+      };
+      return selectRows(db, fields, (list) => sql`select ${list} from ${idList(ids)} as x(id)`);
     },
 
     async insertComment(userId: number, itemId: number, content: string, at: Date): Promise<number> {
-      const row = await one<{ id: number }>(
-        sql`insert into comments (item_id, user_id, content, created_at, updated_at) values (${itemId}, ${userId}, ${content}, ${at}, ${at}) returning id`,
+      const [row] = await selectRows(db, { id: comments.id }, (fields) =>
+        sql`insert into ${comments} (item_id, user_id, content, created_at, updated_at) values (${itemId}, ${userId}, ${content}, ${at}, ${at}) returning ${fields}`,
       );
       return row!.id;
     },
 
     /** Deletes the member's own visible comment; its item id, or undefined when there is no such comment of theirs. */
     async deleteOwnComment(userId: number, commentId: number): Promise<number | undefined> {
-      const row = await one<{ item_id: number }>(
-        sql`delete from comments where id = ${commentId} and user_id = ${userId} and status = 'normal' returning item_id`,
+      const [row] = await selectRows(db, { item_id: comments.itemId }, (fields) =>
+        sql`delete from ${comments} where ${comments.id} = ${commentId} and ${comments.userId} = ${userId} and ${comments.status} = 'normal' returning ${fields}`,
       );
       return row?.item_id;
     },
 
     async comment(id: number): Promise<CommentRow | undefined> {
-      return one<CommentRow>(
-        sql`select c.id, c.content, ${unixSeconds(sql`c.created_at`)} as createtime, u.nickname, u.username, u.avatar
-            from comments c join users u on u.id = c.user_id where c.id = ${id}`,
-      );
+      const [row] = await db.select(COMMENT_ROW).from(comments).innerJoin(users, eq(users.id, comments.userId)).where(eq(comments.id, id));
+      return row;
     },
 
     async comments(itemId: number, limit: number, offset: number): Promise<{ rows: CommentRow[]; total: number }> {
       const [rows, total] = await Promise.all([
-        queryRows<CommentRow>(
-          db,
-          sql`select c.id, c.content, ${unixSeconds(sql`c.created_at`)} as createtime, u.nickname, u.username, u.avatar
-              from comments c join users u on u.id = c.user_id
-              where c.item_id = ${itemId} and c.status = 'normal'
-              order by c.created_at desc, c.id desc limit ${limit} offset ${offset}`,
-        ),
-        count(sql`select count(*)::int as n from comments where item_id = ${itemId} and status = 'normal'`),
+        db
+          .select(COMMENT_ROW)
+          .from(comments)
+          .innerJoin(users, eq(users.id, comments.userId))
+          .where(and(eq(comments.itemId, itemId), eq(comments.status, "normal")))
+          .orderBy(desc(comments.createdAt), desc(comments.id))
+          .limit(limit)
+          .offset(offset),
+        count(db.select({ n }).from(comments).where(and(eq(comments.itemId, itemId), eq(comments.status, "normal")))),
       ]);
       return { rows, total };
     },
 
     async commentCount(itemId: number): Promise<number> {
-      return count(sql`select comment_count as n from items where id = ${itemId}`);
+      return count(db.select({ n: items.commentCount }).from(items).where(eq(items.id, itemId)));
     },
 
     /**
@@ -238,12 +280,13 @@ export function libraryRepo(db: Executor) {
     },
 
     async positions(userId: number, limit: number): Promise<PositionRow[]> {
-      const rows = await queryRows<PositionRow>(
-        db,
-        sql`select item_id as id, position_sec as position, duration_sec as duration,
-                   (extract(epoch from updated_at) * 1000)::float8 as "updatedAt"
-              from playback_positions where user_id = ${userId} order by updated_at desc limit ${limit}`,
-      );
+      const p = playbackPositions;
+      const rows = await db
+        .select({ id: p.itemId, position: p.positionSec, duration: p.durationSec, updatedAt: sql<number>`(extract(epoch from ${p.updatedAt}) * 1000)::float8` })
+        .from(p)
+        .where(eq(p.userId, userId))
+        .orderBy(desc(p.updatedAt))
+        .limit(limit);
       return rows.map((r) => ({ ...r, updatedAt: Math.floor(Number(r.updatedAt)) }));
     },
 
@@ -257,9 +300,11 @@ export function libraryRepo(db: Executor) {
     },
 
     async queue(userId: number): Promise<{ ids: number[]; index: number; updatedAt: number } | undefined> {
-      const row = await one<{ item_ids: number[] | string; current_index: number; at: number }>(
-        sql`select item_ids, current_index, (extract(epoch from updated_at) * 1000)::float8 as at from player_queues where user_id = ${userId}`,
-      );
+      const q = playerQueues;
+      const [row] = await db
+        .select({ item_ids: sql<number[] | string>`${q.itemIds}`, current_index: q.currentIndex, at: sql<number>`(extract(epoch from ${q.updatedAt}) * 1000)::float8` })
+        .from(q)
+        .where(eq(q.userId, userId));
       if (!row) return undefined;
       // node-postgres parses int[]; be lenient if a driver hands back the literal.
       const ids = Array.isArray(row.item_ids) ? row.item_ids.map(Number) : String(row.item_ids).replace(/[{}]/g, "").split(",").filter(Boolean).map(Number);
@@ -268,10 +313,10 @@ export function libraryRepo(db: Executor) {
 
     async playableItems(ids: readonly number[]): Promise<QueueItemRow[]> {
       if (ids.length === 0) return [];
-      return queryRows<QueueItemRow>(
-        db,
-        sql`select id, title, artist, cover, play_url, playtype from items where status = 'normal' and id in ${idList(ids)}`,
-      );
+      return db
+        .select({ id: items.id, title: items.title, artist: items.artist, cover: items.cover, play_url: items.playUrl, playtype: items.playtype })
+        .from(items)
+        .where(and(visible, sql`${items.id} in ${idList(ids)}`));
     },
   };
 }
