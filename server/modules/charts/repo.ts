@@ -1,8 +1,8 @@
 import { and, asc, eq, lte, max, sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import type { ChartPeriod, ItemKind, PlayType } from "../../db/schema/index.js";
+import type { ChartPeriod, ItemKind } from "../../db/schema/index.js";
 import { chartEntries, itemPlays, items } from "../../db/schema/index.js";
-import { selectRows } from "../../db/sql.js";
+import { type RowOf, selectRows } from "../../db/sql.js";
 import { tallyRepo } from "./tally-repo.js";
 
 type Tx = Parameters<Parameters<AppDatabase["transaction"]>[0]>[0];
@@ -34,40 +34,29 @@ export const TALLY_BACKLOG_EVENTS = 200_000;
 
 export type RebuildOutcome = { status: "rebuilt"; rows: number } | { status: "locked" };
 
-export interface ChartRow {
-  site: string;
-  kind: ItemKind;
-  period: ChartPeriod;
-  rank: number;
-  plays: number;
-  id: number;
-  title: string;
-  artist: string;
-  cover: string | null;
-  playtype: PlayType;
-  computedAt: Date | string;
-}
+const ce = chartEntries;
+const ENTRY = {
+  site: ce.site,
+  kind: ce.kind,
+  period: ce.period,
+  rank: sql<number>`${ce.rank}::int`,
+  plays: ce.plays,
+  computedAt: ce.computedAt,
+  id: items.id,
+  title: items.title,
+  artist: items.artist,
+  cover: items.cover,
+  playtype: items.playtype,
+};
+export type ChartRow = RowOf<typeof ENTRY>;
 
 /** SQL of the charts: one aggregation rebuilds every chart; readers only read `chart_entries`. */
 export function chartsRepo(db: AppDatabase, { backlogEvents = TALLY_BACKLOG_EVENTS }: { backlogEvents?: number } = {}) {
   const tally = tallyRepo();
-  const ce = chartEntries;
   const visibleItem = and(eq(items.id, ce.itemId), eq(items.status, "normal"));
   const entries = (where: SQL | undefined): Promise<ChartRow[]> =>
     db
-      .select({
-        site: ce.site,
-        kind: ce.kind,
-        period: ce.period,
-        rank: sql<number>`${ce.rank}::int`,
-        plays: ce.plays,
-        computedAt: ce.computedAt,
-        id: items.id,
-        title: items.title,
-        artist: items.artist,
-        cover: items.cover,
-        playtype: items.playtype,
-      })
+      .select(ENTRY)
       .from(ce)
       .innerJoin(items, visibleItem)
       .where(where)

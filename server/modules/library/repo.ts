@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { comments, downloadPurchases, downloads, favorites, items, likes, playbackPositions, playerQueues, users } from "../../db/schema/index.js";
-import { queryRows, selectRows } from "../../db/sql.js";
+import { queryRows, type RowOf, selectRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { CatalogueItemRow } from "../catalog/catalogue-item.js";
 
@@ -13,61 +13,64 @@ export type Mark = "favorites" | "likes";
 const MARK_TABLE = { favorites: sql.identifier("favorites"), likes: sql.identifier("likes") };
 const MARK_COUNT = { favorites: items.favoriteCount, likes: items.likeCount };
 
-/** What a download needs to know about the item. */
-export interface DownloadableItem {
-  id: number;
-  title: string;
-  vipdown: "0" | "1";
-  price: number;
-  weburl: string | null;
-  webPassword: string | null;
-}
-
 /** What the player needs of an item (the queue's entries). */
 export type QueueItemRow = Pick<CatalogueItemRow, "id" | "title" | "artist" | "cover" | "play_url" | "playtype">;
-
-export type FavoriteRow = QueueItemRow &
-  Pick<CatalogueItemRow, "kind"> & { vipdown: "0" | "1"; price: number; downloadable: boolean; createtime: number };
-
-export interface DownloadRow {
-  id: number;
-  b_id: number;
-  title: string;
-  createtime: number;
-  coins_spent: number;
-  vipdown: "0" | "1";
-  price: number;
-}
-
-export interface CommentRow {
-  id: number;
-  content: string;
-  createtime: number;
-  nickname: string;
-  username: string;
-  avatar: string | null;
-}
-
-export interface ItemStateRow {
-  id: number;
-  is_favorite: boolean;
-  is_liked: boolean;
-  downloaded: boolean;
-  purchased: boolean;
-  position: number | null;
-}
-
-export interface PositionRow {
-  id: number;
-  position: number;
-  duration: number | null;
-  updatedAt: number;
-}
 
 /** Unix seconds of a timestamp column, whole (floor, not rounded). */
 const unixSeconds = (column: AnyPgColumn) => sql<number>`floor(extract(epoch from ${column}))::int`;
 const n = sql<number>`count(*)::int`;
 const visible = eq(items.status, "normal");
+/** What a download needs to know about the item. */
+const DOWNLOADABLE = { id: items.id, title: items.title, vipdown: items.vipdown, price: items.price, weburl: items.weburl, webPassword: items.webPassword };
+export type DownloadableItem = RowOf<typeof DOWNLOADABLE>;
+
+const FAVORITE_ROW = {
+  id: items.id,
+  title: items.title,
+  artist: items.artist,
+  cover: items.cover,
+  play_url: items.playUrl,
+  playtype: items.playtype,
+  kind: items.kind,
+  vipdown: items.vipdown,
+  price: items.price,
+  downloadable: sql<boolean>`coalesce(${items.weburl}, '') <> ''`,
+  createtime: unixSeconds(favorites.createdAt),
+};
+export type FavoriteRow = RowOf<typeof FAVORITE_ROW>;
+
+const DOWNLOAD_ROW = {
+  id: downloads.id,
+  b_id: downloads.itemId,
+  title: items.title,
+  createtime: unixSeconds(downloads.createdAt),
+  coins_spent: downloads.coinsSpent,
+  vipdown: items.vipdown,
+  price: items.price,
+};
+export type DownloadRow = RowOf<typeof DOWNLOAD_ROW>;
+
+const pp = playbackPositions;
+const POSITION_ROW = { id: pp.itemId, position: pp.positionSec, duration: pp.durationSec, updatedAt: sql<number>`(extract(epoch from ${pp.updatedAt}) * 1000)::float8` };
+export type PositionRow = RowOf<typeof POSITION_ROW>;
+
+/** The member's state of each asked item, over the derived table `x(id)` of `itemStates`. */
+function stateFields(userId: number) {
+  const x = sql`x.id`;
+  const has = (t: typeof favorites | typeof likes | typeof downloads | typeof downloadPurchases) =>
+    sql<boolean>`exists(select 1 from ${t} where ${t.userId} = ${userId} and ${t.itemId} = ${x})`;
+  return {
+    id: sql<number>`${x}`,
+    is_favorite: has(favorites),
+    is_liked: has(likes),
+    downloaded: has(downloads),
+    purchased: has(downloadPurchases),
+    position: sql<number | null>`(select ${pp.positionSec} from ${pp} where ${pp.userId} = ${userId} and ${pp.itemId} = ${x})`,
+  };
+}
+export type ItemStateRow = RowOf<ReturnType<typeof stateFields>>;
+
+export type CommentRow = RowOf<typeof COMMENT_ROW>;
 const COMMENT_ROW = {
   id: comments.id,
   content: comments.content,
@@ -90,7 +93,7 @@ export function libraryRepo(db: Executor) {
 
     async downloadableItem(id: number): Promise<DownloadableItem | undefined> {
       const [row] = await db
-        .select({ id: items.id, title: items.title, vipdown: items.vipdown, price: items.price, weburl: items.weburl, webPassword: items.webPassword })
+        .select(DOWNLOADABLE)
         .from(items)
         .where(and(eq(items.id, id), visible));
       return row;
@@ -157,19 +160,7 @@ export function libraryRepo(db: Executor) {
       const mine = eq(favorites.userId, userId);
       const [rows, total] = await Promise.all([
         db
-          .select({
-            id: items.id,
-            title: items.title,
-            artist: items.artist,
-            cover: items.cover,
-            play_url: items.playUrl,
-            playtype: items.playtype,
-            kind: items.kind,
-            vipdown: items.vipdown,
-            price: items.price,
-            downloadable: sql<boolean>`coalesce(${items.weburl}, '') <> ''`,
-            createtime: unixSeconds(favorites.createdAt),
-          })
+          .select(FAVORITE_ROW)
           .from(favorites)
           .innerJoin(items, on)
           .where(mine)
@@ -185,15 +176,7 @@ export function libraryRepo(db: Executor) {
     async downloads(userId: number, limit: number, offset: number): Promise<{ rows: DownloadRow[]; total: number }> {
       const [rows, total] = await Promise.all([
         db
-          .select({
-            id: downloads.id,
-            b_id: downloads.itemId,
-            title: items.title,
-            createtime: unixSeconds(downloads.createdAt),
-            coins_spent: downloads.coinsSpent,
-            vipdown: items.vipdown,
-            price: items.price,
-          })
+          .select(DOWNLOAD_ROW)
           .from(downloads)
           .innerJoin(items, eq(items.id, downloads.itemId))
           .where(eq(downloads.userId, userId))
@@ -207,19 +190,7 @@ export function libraryRepo(db: Executor) {
 
     async itemStates(userId: number, ids: readonly number[]): Promise<ItemStateRow[]> {
       // Raw: one row per asked id from a JSON list (a derived table the builder cannot name).
-      const x = sql`x.id`;
-      const has = (t: typeof favorites | typeof likes | typeof downloads | typeof downloadPurchases) =>
-        sql<boolean>`exists(select 1 from ${t} where ${t.userId} = ${userId} and ${t.itemId} = ${x})`;
-      const pp = playbackPositions;
-      const fields = {
-        id: sql<number>`${x}`,
-        is_favorite: has(favorites),
-        is_liked: has(likes),
-        downloaded: has(downloads),
-        purchased: has(downloadPurchases),
-        position: sql<number | null>`(select ${pp.positionSec} from ${pp} where ${pp.userId} = ${userId} and ${pp.itemId} = ${x})`,
-      };
-      return selectRows(db, fields, (list) => sql`select ${list} from ${idList(ids)} as x(id)`);
+      return selectRows(db, stateFields(userId), (list) => sql`select ${list} from ${idList(ids)} as x(id)`);
     },
 
     async insertComment(userId: number, itemId: number, content: string, at: Date): Promise<number> {
@@ -280,12 +251,11 @@ export function libraryRepo(db: Executor) {
     },
 
     async positions(userId: number, limit: number): Promise<PositionRow[]> {
-      const p = playbackPositions;
       const rows = await db
-        .select({ id: p.itemId, position: p.positionSec, duration: p.durationSec, updatedAt: sql<number>`(extract(epoch from ${p.updatedAt}) * 1000)::float8` })
-        .from(p)
-        .where(eq(p.userId, userId))
-        .orderBy(desc(p.updatedAt))
+        .select(POSITION_ROW)
+        .from(pp)
+        .where(eq(pp.userId, userId))
+        .orderBy(desc(pp.updatedAt))
         .limit(limit);
       return rows.map((r) => ({ ...r, updatedAt: Math.floor(Number(r.updatedAt)) }));
     },
