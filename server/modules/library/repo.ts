@@ -1,16 +1,16 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { comments, downloadPurchases, downloads, favorites, items, likes, playbackPositions, playerQueues, users } from "../../db/schema/index.js";
-import { queryRows, type RowOf, selectRows } from "../../db/sql.js";
+import { type RowOf, selectRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { CatalogueItemRow } from "../catalog/catalogue-item.js";
 
 /** The database or an open transaction (the write service's `tx`). */
-export type Executor = Pick<AppDatabase, "execute" | "select">;
+export type Executor = Pick<AppDatabase, "execute" | "select" | "insert" | "delete">;
 
 /** The two user x item marks that have a counter on the item. */
 export type Mark = "favorites" | "likes";
-const MARK_TABLE = { favorites: sql.identifier("favorites"), likes: sql.identifier("likes") };
+const MARK_TABLE = { favorites, likes };
 const MARK_COUNT = { favorites: items.favoriteCount, likes: items.likeCount };
 
 /** What the player needs of an item (the queue's entries). */
@@ -101,17 +101,22 @@ export function libraryRepo(db: Executor) {
 
     /** Adds the mark; true only when this call added it (a second click finds it and adds nothing). */
     async addMark(mark: Mark, userId: number, itemId: number, at: Date): Promise<boolean> {
-      const rows = await queryRows(
-        db,
-        sql`insert into ${MARK_TABLE[mark]} (user_id, item_id, created_at) values (${userId}, ${itemId}, ${at})
-            on conflict (user_id, item_id) do nothing returning id`,
-      );
+      const t = MARK_TABLE[mark];
+      const rows = await db
+        .insert(t)
+        .values({ userId, itemId, createdAt: at })
+        .onConflictDoNothing({ target: [t.userId, t.itemId] })
+        .returning({ id: t.id });
       return rows.length > 0;
     },
 
     /** Removes the member's own mark; true only when this call removed it. */
     async removeMark(mark: Mark, userId: number, itemId: number): Promise<boolean> {
-      const rows = await queryRows(db, sql`delete from ${MARK_TABLE[mark]} where user_id = ${userId} and item_id = ${itemId} returning id`);
+      const t = MARK_TABLE[mark];
+      const rows = await db
+        .delete(t)
+        .where(and(eq(t.userId, userId), eq(t.itemId, itemId)))
+        .returning({ id: t.id });
       return rows.length > 0;
     },
 
@@ -133,11 +138,12 @@ export function libraryRepo(db: Executor) {
      * wait on the primary key, so exactly one of them gets true.
      */
     async addPurchase(userId: number, itemId: number, coins: number, at: Date): Promise<boolean> {
-      const rows = await queryRows(
-        db,
-        sql`insert into download_purchases (user_id, item_id, coins, created_at) values (${userId}, ${itemId}, ${coins}, ${at})
-            on conflict (user_id, item_id) do nothing returning item_id`,
-      );
+      const t = downloadPurchases;
+      const rows = await db
+        .insert(t)
+        .values({ userId, itemId, coins, createdAt: at })
+        .onConflictDoNothing({ target: [t.userId, t.itemId] })
+        .returning({ itemId: t.itemId });
       return rows.length > 0;
     },
 
@@ -151,7 +157,7 @@ export function libraryRepo(db: Executor) {
     },
 
     async recordDownload(userId: number, itemId: number, coinsSpent: number, at: Date): Promise<void> {
-      await db.execute(sql`insert into downloads (user_id, item_id, coins_spent, created_at) values (${userId}, ${itemId}, ${coinsSpent}, ${at})`);
+      await db.insert(downloads).values({ userId, itemId, coinsSpent, createdAt: at });
     },
 
     /** The member's favourites of visible items, newest first. */
