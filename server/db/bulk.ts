@@ -35,6 +35,7 @@ export async function bulkInsert<T extends PgTable, R = never>(
   );
   const names = sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `);
   const shape = sql.join(
+    // Safe raw: the type is the schema's column declaration (e.g. `integer`), never input.
     columns.map((c) => sql`${sql.identifier(c.name)} ${sql.raw(c.getSQLType())}`),
     sql`, `,
   );

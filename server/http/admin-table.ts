@@ -1,5 +1,6 @@
 import { ADMIN_TABLE_MAX_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZE, adminTableMessages as m, type AdminTableQuery } from "@contracts/admin-table";
 import { type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { badRequest } from "../errors.js";
 
 /**
@@ -11,11 +12,16 @@ import { badRequest } from "../errors.js";
  */
 
 export type ColumnType = "number" | "text" | "time";
+/**
+ * A column of the schema (an `alias()`ed table's renders as `"alias"."name"`), or an SQL
+ * expression built over such columns: a renamed column fails the build, not the page.
+ */
+export type ColumnExpr = AnyPgColumn | SQL;
 /** A time column as Unix seconds (what the tables show and filter on). */
-export const epochOf = (column: string) => sql.raw(`extract(epoch from ${column})::bigint`);
+export const epochOf = (column: ColumnExpr) => sql`extract(epoch from ${column})::bigint`;
 
 export interface AdminTableColumn {
-  expr: SQL;
+  expr: ColumnExpr;
   type: ColumnType;
   /**
    * The column is never null: sort without `nulls last`, so an ordinary index (read forwards
@@ -23,15 +29,15 @@ export interface AdminTableColumn {
    */
   notNull?: boolean;
   /** What to sort by when it is not `expr` (a time column sorts by the timestamp its index holds). */
-  orderExpr?: SQL;
+  orderExpr?: ColumnExpr;
 }
 
-/** Column declarations by type, over a trusted SQL expression (a column name, `c.sort`, a subquery). */
+/** Column declarations by type, over a schema column or an expression of columns (`c.sort`, a subquery). */
 export const column = {
-  number: (expr: string): AdminTableColumn => ({ expr: sql.raw(expr), type: "number" }),
-  text: (expr: string): AdminTableColumn => ({ expr: sql.raw(expr), type: "text" }),
+  number: (expr: ColumnExpr): AdminTableColumn => ({ expr, type: "number" }),
+  text: (expr: ColumnExpr): AdminTableColumn => ({ expr, type: "text" }),
   /** A timestamptz column, shown and filtered as Unix seconds. */
-  time: (name: string): AdminTableColumn => ({ expr: epochOf(name), type: "time" }),
+  time: (col: AnyPgColumn): AdminTableColumn => ({ expr: epochOf(col), type: "time" }),
 };
 
 export interface AdminTableDefinition {
@@ -39,9 +45,9 @@ export interface AdminTableDefinition {
   columns: Record<string, AdminTableColumn>;
   /** The free-text `search` as a condition (e.g. title LIKE, or the id when it is a number). */
   search?: (term: string) => SQL;
-  /** The default sort column (default `id`) and the column that breaks ties (default `id`). */
+  /** The default sort column (default `id`) and the table's id column, which breaks ties. */
   defaultSort?: string;
-  tieBreak?: SQL;
+  tieBreak: ColumnExpr;
 }
 
 const KEY = /^[a-zA-Z0-9_\-.]+$/u;
@@ -76,7 +82,7 @@ function typed(type: ColumnType, text: string): string | number {
   return n;
 }
 
-function condition(expr: SQL, type: ColumnType, op: string, raw: string): SQL | undefined {
+function condition(expr: ColumnExpr, type: ColumnType, op: string, raw: string): SQL | undefined {
   // A value of NULL / NOT NULL overrides the op (the original does so).
   if (raw === "NULL" || op === "NULL") return sql`${expr} is null`;
   if (raw === "NOT NULL" || op === "NOT NULL") return sql`${expr} is not null`;
@@ -137,10 +143,10 @@ export function containsPattern(term: string): string {
 
 /** The common free-text search: the title contains it, or the id is it. */
 export const titleOrIdSearch =
-  (title: string, id = "id") =>
+  (title: AnyPgColumn, id: AnyPgColumn) =>
   (term: string): SQL => {
-    const like = sql`lower(${sql.raw(title)}) like ${containsPattern(term)}`;
-    return /^\d{1,9}$/u.test(term) ? sql`(${like} or ${sql.raw(id)} = ${Number(term)})` : like;
+    const like = sql`lower(${title}) like ${containsPattern(term)}`;
+    return /^\d{1,9}$/u.test(term) ? sql`(${like} or ${id} = ${Number(term)})` : like;
   };
 
 /**
@@ -150,7 +156,7 @@ export const titleOrIdSearch =
 export function defineAdminTable(definition: AdminTableDefinition) {
   const { columns } = definition;
   const defaultSort = definition.defaultSort ?? "id";
-  const tieBreak = definition.tieBreak ?? sql.raw("id");
+  const { tieBreak } = definition;
   return function tableQuery(q: AdminTableQuery, extra: SQL[] = []): TableQuery {
     const parts: SQL[] = [...extra];
     const term = q.search?.trim();
@@ -173,7 +179,7 @@ export function defineAdminTable(definition: AdminTableDefinition) {
     }
     const sortKey = q.sort ?? defaultSort;
     if (!Object.hasOwn(columns, sortKey)) throw badRequest(m.badSort);
-    const direction = (q.order ?? "desc").toLowerCase() === "asc" ? sql.raw("asc") : sql.raw("desc");
+    const direction = (q.order ?? "desc").toLowerCase() === "asc" ? sql`asc` : sql`desc`;
     // Ties fall back to the id, so pages never overlap.
     const sortColumn = columns[sortKey]!;
     const nulls = sortColumn.notNull ? sql`` : sql` nulls last`;

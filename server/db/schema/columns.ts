@@ -21,6 +21,7 @@ export const updatedAt = () =>
  */
 export function oneOf(name: string, column: AnyPgColumn, values: readonly string[]) {
   const list = values.map((v) => `'${v.replaceAll("'", "''")}'`).join(", ");
+  // Safe raw: the values are the schema's constants, quoted above (a CHECK cannot take parameters).
   return check(name, sql`${column} in (${sql.raw(list)})`);
 }
 

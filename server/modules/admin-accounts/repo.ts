@@ -1,22 +1,23 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/types.js";
 import { admins, loginRecords, sessions } from "../../db/schema/index.js";
-import { queryRows } from "../../db/sql.js";
+import type { RowOf } from "../../db/sql.js";
 import type { TableQuery } from "../../http/admin-table.js";
 
 export type AdminRecord = typeof admins.$inferSelect;
 export type AdminRole = AdminRecord["role"];
 
 /** What the admins table selects (no password hash). */
-export interface AdminTableRow {
-  id: number;
-  username: string;
-  nickname: string;
-  role: AdminRole;
-  status: number;
-  last_login: number | null;
-  createtime: number;
-}
+const TABLE_ROW = {
+  id: admins.id,
+  username: admins.username,
+  nickname: admins.nickname,
+  role: admins.role,
+  status: admins.status,
+  last_login: sql<number | null>`extract(epoch from ${admins.lastLoginAt})::int`,
+  createtime: sql<number>`extract(epoch from ${admins.createdAt})::int`,
+};
+export type AdminTableRow = RowOf<typeof TABLE_ROW>;
 
 /** What an audit row keeps of an admin: never the password hash. */
 export const adminSnapshot = (a: Pick<AdminRecord, "id" | "username" | "nickname" | "role" | "status">) => ({
@@ -84,13 +85,8 @@ export function adminRepo(db: AppDatabase) {
     /** A page of the admins table and the count of all rows that match. */
     async table(q: TableQuery): Promise<{ total: number; rows: AdminTableRow[] }> {
       const [rows, [count]] = await Promise.all([
-        queryRows<AdminTableRow>(
-          db,
-          sql`select id, username, nickname, role, status,
-                     extract(epoch from last_login_at)::int as last_login, extract(epoch from created_at)::int as createtime
-                from admins where ${q.where} order by ${q.orderBy} limit ${q.limit} offset ${q.offset}`,
-        ),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from admins where ${q.where}`),
+        db.select(TABLE_ROW).from(admins).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(admins).where(q.where),
       ]);
       return { total: count?.n ?? 0, rows };
     },

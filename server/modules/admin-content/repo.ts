@@ -1,22 +1,58 @@
 import type { BlockItemRow, BlockRow, CategoryRow } from "@contracts/admin-content";
 import { BLOCK_POSITIONS, blockTexts } from "@contracts/admin-content-texts";
 import { categoryPath } from "@contracts/paths";
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/sql.js";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { blockItems, categories, items } from "../../db/schema/index.js";
+import { scalar, selectRows } from "../../db/sql.js";
 import type { TableQuery } from "../../http/admin-table.js";
 import type { Executor } from "../catalogue-write/repo.js";
+import { b, c } from "./tables.js";
 
 /**
  * Reads of the back office's categories and blocks (issue 12). Writes go through the catalogue
  * write service (services.writes); the locks here only make a transaction's checks hold.
  */
 
+const p = alias(categories, "p");
+const i = alias(items, "i");
+const bi = alias(blockItems, "i");
+const n = sql<number>`count(*)::int`;
+
+const CATEGORY_COLUMNS = {
+  id: c.id,
+  name: c.name,
+  diyname: c.diyname,
+  sort: c.sort,
+  count: scalar<number>(sql`select count(*)::int from ${items} ${i} where ${i.categoryId} = ${c.id}`),
+  parent_id: c.parentId,
+  parent_name: p.name,
+  enabled: c.enabled,
+  model_id: sql<number>`${c.modelId}::int`,
+  seo_title: c.seoTitle,
+  seo_keywords: c.seoKeywords,
+  seo_description: c.seoDescription,
+};
 type CategorySelect = Omit<CategoryRow, "url">;
 
-const CATEGORY_COLUMNS = sql.raw(`c.id, c.name, c.diyname, c.sort,
-  (select count(*)::int from items i where i.category_id = c.id) as count,
-  c.parent_id, p.name as parent_name, c.enabled, c.model_id::int as model_id,
-  c.seo_title, c.seo_keywords, c.seo_description`);
+const BLOCK_COLUMNS = {
+  id: b.id,
+  name: b.name,
+  position: b.position,
+  status: b.status,
+  sort: b.sort,
+  items: scalar<number>(sql`select count(*)::int from ${blockItems} ${bi} where ${bi.blockId} = ${b.id}`),
+};
+const BLOCK_ITEM_COLUMNS = {
+  id: blockItems.id,
+  block_id: blockItems.blockId,
+  name: blockItems.name,
+  url: blockItems.url,
+  image: blockItems.image,
+  sort: blockItems.sort,
+};
+/** A recursive CTE's rows, read under its name `up` (its shape is the table's). */
+const up = alias(categories, "up");
 
 const POSITION_TEXT = new Map<string, string>(BLOCK_POSITIONS.map((p) => [p.value, p.label]));
 
@@ -30,84 +66,72 @@ const blockRow = (row: Omit<BlockRow, "position_text" | "status_text">): BlockRo
 export function adminContentRepo(db: Executor) {
   return {
     async categoryTable(q: TableQuery): Promise<{ total: number; rows: CategoryRow[] }> {
-      const from = sql`from categories c left join categories p on p.id = c.parent_id where ${q.where}`;
-      const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n ${from}`);
-      const rows = await queryRows<CategorySelect>(db, sql`select ${CATEGORY_COLUMNS} ${from} order by ${q.orderBy} limit ${q.limit} offset ${q.offset}`);
-      return { total: count?.n ?? 0, rows: rows.map(withUrl) };
+      const [counted] = await db.select({ n }).from(c).leftJoin(p, eq(p.id, c.parentId)).where(q.where);
+      const rows = await db.select(CATEGORY_COLUMNS).from(c).leftJoin(p, eq(p.id, c.parentId)).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset);
+      return { total: counted?.n ?? 0, rows: rows.map(withUrl) };
     },
 
     /** One category as the table shows it; `lock` holds the row until the transaction ends. */
     async category(id: number, lock = false): Promise<CategoryRow | undefined> {
-      const [row] = await queryRows<CategorySelect>(
-        db,
-        sql`select ${CATEGORY_COLUMNS} from categories c left join categories p on p.id = c.parent_id
-             where c.id = ${id} ${lock ? sql`for update of c` : sql``}`,
-      );
+      const query = db.select(CATEGORY_COLUMNS).from(c).leftJoin(p, eq(p.id, c.parentId)).where(eq(c.id, id));
+      const [row] = lock ? await query.for("update", { of: c }) : await query;
       return row && withUrl(row);
     },
 
     categoryOptions(): Promise<{ id: number; name: string; parent_id: number | null }[]> {
-      return queryRows(db, sql`select id, name, parent_id from categories order by sort, id`);
+      return db.select({ id: categories.id, name: categories.name, parent_id: categories.parentId }).from(categories).orderBy(asc(categories.sort), asc(categories.id));
     },
 
     async diynameTaken(diyname: string, exceptId?: number): Promise<boolean> {
-      const rows = await queryRows(db, sql`select 1 from categories where lower(diyname) = lower(${diyname}) and id <> ${exceptId ?? 0}`);
+      const rows = await db
+        .select({ one: sql`1` })
+        .from(categories)
+        .where(and(sql`lower(${categories.diyname}) = lower(${diyname})`, ne(categories.id, exceptId ?? 0)));
       return rows.length > 0;
     },
 
     /** The category and every ancestor above it (a parent that leads back to `id` would make a cycle). */
     async ancestorsOf(id: number): Promise<number[]> {
-      const rows = await queryRows<{ id: number }>(
-        db,
+      // A recursive CTE: raw, its row type from the schema (the builder has no `with recursive`).
+      const rows = await selectRows(db, { id: up.id }, (fields) =>
         sql`with recursive up(id, parent_id, depth) as (
               select id, parent_id, 0 from categories where id = ${id}
               union all
               select c.id, c.parent_id, up.depth + 1 from categories c join up on c.id = up.parent_id where up.depth < 100
-            ) select id from up`,
+            ) select ${fields} from up`,
       );
       return rows.map((r) => r.id);
     },
 
     async childCount(id: number): Promise<number> {
-      const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from categories where parent_id = ${id}`);
+      const [row] = await db.select({ n }).from(categories).where(eq(categories.parentId, id));
       return row?.n ?? 0;
     },
 
     async itemCount(id: number): Promise<number> {
-      const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from items where category_id = ${id}`);
+      const [row] = await db.select({ n }).from(items).where(eq(items.categoryId, id));
       return row?.n ?? 0;
     },
 
     async blockTable(q: TableQuery): Promise<{ total: number; rows: BlockRow[] }> {
-      const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from blocks b where ${q.where}`);
-      const rows = await queryRows<Omit<BlockRow, "position_text" | "status_text">>(
-        db,
-        sql`select b.id, b.name, b.position, b.status, b.sort,
-                   (select count(*)::int from block_items i where i.block_id = b.id) as items
-              from blocks b where ${q.where} order by ${q.orderBy} limit ${q.limit} offset ${q.offset}`,
-      );
-      return { total: count?.n ?? 0, rows: rows.map(blockRow) };
+      const [counted] = await db.select({ n }).from(b).where(q.where);
+      const rows = await db.select(BLOCK_COLUMNS).from(b).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset);
+      return { total: counted?.n ?? 0, rows: rows.map(blockRow) };
     },
 
     async block(id: number, lock = false): Promise<BlockRow | undefined> {
-      const [row] = await queryRows<Omit<BlockRow, "position_text" | "status_text">>(
-        db,
-        sql`select b.id, b.name, b.position, b.status, b.sort,
-                   (select count(*)::int from block_items i where i.block_id = b.id) as items
-              from blocks b where b.id = ${id} ${lock ? sql`for update of b` : sql``}`,
-      );
+      const query = db.select(BLOCK_COLUMNS).from(b).where(eq(b.id, id));
+      const [row] = lock ? await query.for("update", { of: b }) : await query;
       return row && blockRow(row);
     },
 
     blockItems(blockId: number): Promise<BlockItemRow[]> {
-      return queryRows(db, sql`select id, block_id, name, url, image, sort from block_items where block_id = ${blockId} order by sort, id`);
+      return db.select(BLOCK_ITEM_COLUMNS).from(blockItems).where(eq(blockItems.blockId, blockId)).orderBy(asc(blockItems.sort), asc(blockItems.id));
     },
 
     async blockItem(id: number, lock = false): Promise<BlockItemRow | undefined> {
-      const [row] = await queryRows<BlockItemRow>(
-        db,
-        sql`select id, block_id, name, url, image, sort from block_items where id = ${id} ${lock ? sql`for update` : sql``}`,
-      );
+      const query = db.select(BLOCK_ITEM_COLUMNS).from(blockItems).where(eq(blockItems.id, id));
+      const [row] = lock ? await query.for("update") : await query;
       return row;
     },
   };

@@ -1,31 +1,16 @@
-import { eq, sql } from "drizzle-orm";
-import { users } from "../../db/schema/index.js";
-import { queryRows } from "../../db/sql.js";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
+import { downloads, users } from "../../db/schema/index.js";
+import { type RowOf, scalar } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { TableQuery } from "../../http/admin-table.js";
 import type { Executor } from "../catalogue-write/repo.js";
+import { d, i, u } from "./table.js";
 
 export type UserRecord = typeof users.$inferSelect;
 
-export interface UserTableRow {
-  id: number;
-  username: string;
-  email: string;
-  nickname: string;
-  coins: number;
-  vip_until: number | null;
-  status: number;
-  createtime: number;
-  downloads: number;
-}
-
-export interface UserDownloadRow {
-  id: number;
-  item_id: number;
-  title: string;
-  coins: number;
-  createtime: number;
-}
+export type UserTableRow = RowOf<typeof TABLE_ROW>;
+export type UserDownloadRow = RowOf<typeof DOWNLOAD_ROW>;
 
 /** What an admin may change of a member (users are not catalogue rows: written here, not through `writes`). */
 export interface UserChange {
@@ -36,26 +21,36 @@ export interface UserChange {
   status?: number;
 }
 
-const TABLE_ROW = sql`select u.id, u.username, u.email, u.nickname, u.coins, u.status,
-       extract(epoch from u.vip_until)::bigint::int as vip_until,
-       extract(epoch from u.created_at)::bigint::int as createtime,
-       (select count(*)::int from downloads d where d.user_id = u.id) as downloads
-  from users u`;
+const seconds = (column: AnyPgColumn) => sql<number>`extract(epoch from ${column})::bigint::int`;
+const dd = alias(downloads, "dd");
+const TABLE_ROW = {
+  id: u.id,
+  username: u.username,
+  email: u.email,
+  nickname: u.nickname,
+  coins: u.coins,
+  status: u.status,
+  vip_until: sql<number | null>`${seconds(u.vipUntil)}`,
+  createtime: seconds(u.createdAt),
+  downloads: scalar<number>(sql`select count(*)::int from ${downloads} ${dd} where ${dd.userId} = ${u.id}`),
+};
+const DOWNLOAD_ROW = { id: d.id, item_id: d.itemId, title: sql<string>`coalesce(${i.title}, '')`, coins: d.coinsSpent, createtime: seconds(d.createdAt) };
+const count = sql<number>`count(*)::int`;
 
 /** SQL of the back office's members (issue 12). */
 export function adminUserRepo(db: Executor) {
   return {
     async table(q: TableQuery): Promise<{ total: number; rows: UserTableRow[] }> {
-      const [rows, [{ n }]] = await Promise.all([
-        queryRows<UserTableRow>(db, sql`${TABLE_ROW} where ${q.where} order by ${q.orderBy} limit ${q.limit} offset ${q.offset}`),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from users u where ${q.where}`),
+      const [rows, [counted]] = await Promise.all([
+        db.select(TABLE_ROW).from(u).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset),
+        db.select({ n: count }).from(u).where(q.where),
       ]);
-      return { total: n, rows };
+      return { total: counted!.n, rows };
     },
 
     /** One member as a table row, or undefined. */
     async row(id: number): Promise<UserTableRow | undefined> {
-      return (await queryRows<UserTableRow>(db, sql`${TABLE_ROW} where u.id = ${id}`))[0];
+      return (await db.select(TABLE_ROW).from(u).where(eq(u.id, id)))[0];
     },
 
     /** The member, locked until the transaction ends (two admins editing take turns). */
@@ -72,32 +67,37 @@ export function adminUserRepo(db: Executor) {
     /** Another member already shows this name (nickname, or username when no nickname), any case. */
     async nicknameTaken(nickname: string, exceptId: number): Promise<boolean> {
       const name = nickname.toLowerCase();
-      const rows = await queryRows<{ id: number }>(
-        db,
-        sql`select id from users where id <> ${exceptId}
-              and (lower(nickname) = ${name} or (nickname = '' and lower(username) = ${name})) limit 1`,
-      );
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(ne(users.id, exceptId), sql`(lower(${users.nickname}) = ${name} or (${users.nickname} = '' and lower(${users.username}) = ${name}))`))
+        .limit(1);
       return rows.length > 0;
     },
 
     async emailTaken(email: string, exceptId: number): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(db, sql`select id from users where id <> ${exceptId} and lower(email) = ${email.toLowerCase()} limit 1`);
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(ne(users.id, exceptId), sql`lower(${users.email}) = ${email.toLowerCase()}`))
+        .limit(1);
       return rows.length > 0;
     },
 
     async downloads(userId: number, q: TableQuery): Promise<{ total: number; rows: UserDownloadRow[] }> {
-      const where = sql`d.user_id = ${userId} and ${q.where}`;
-      const [rows, [{ n }]] = await Promise.all([
-        queryRows<UserDownloadRow>(
-          db,
-          sql`select d.id, d.item_id, coalesce(i.title, '') as title, d.coins_spent as coins,
-                     extract(epoch from d.created_at)::bigint::int as createtime
-                from downloads d left join items i on i.id = d.item_id
-               where ${where} order by ${q.orderBy} limit ${q.limit} offset ${q.offset}`,
-        ),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from downloads d left join items i on i.id = d.item_id where ${where}`),
+      const where = and(eq(d.userId, userId), q.where);
+      const [rows, [counted]] = await Promise.all([
+        db
+          .select(DOWNLOAD_ROW)
+          .from(d)
+          .leftJoin(i, eq(i.id, d.itemId))
+          .where(where)
+          .orderBy(q.orderBy)
+          .limit(q.limit)
+          .offset(q.offset),
+        db.select({ n: count }).from(d).leftJoin(i, eq(i.id, d.itemId)).where(where),
       ]);
-      return { total: n, rows };
+      return { total: counted!.n, rows };
     },
   };
 }

@@ -1,9 +1,13 @@
 import type { AuditRow } from "@contracts/admin-accounts";
 import type { AdminTableQuery } from "@contracts/admin-table";
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/sql.js";
+import { eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { admins, auditLog } from "../../db/schema/index.js";
 import type { AppDatabase } from "../../db/types.js";
 import { column, containsPattern, defineAdminTable } from "../../http/admin-table.js";
+
+const a = alias(auditLog, "a");
+const ad = alias(admins, "ad");
 
 /**
  * The audit trail's table (超级管理员 only): filter by admin (`admin_id`), action, target type
@@ -12,38 +16,46 @@ import { column, containsPattern, defineAdminTable } from "../../http/admin-tabl
  */
 export const auditTable = defineAdminTable({
   columns: {
-    id: column.number("a.id"),
-    admin_id: column.number("a.admin_id"),
-    action: column.text("a.action"),
-    target_type: column.text("a.target_type"),
-    target_id: column.text("a.target_id"),
-    ip: column.text("a.ip"),
-    createtime: column.time("a.created_at"),
+    id: column.number(a.id),
+    admin_id: column.number(a.adminId),
+    action: column.text(a.action),
+    target_type: column.text(a.targetType),
+    target_id: column.text(a.targetId),
+    ip: column.text(a.ip),
+    createtime: column.time(a.createdAt),
   },
   search: (term) => {
     const p = containsPattern(term);
-    return sql`(lower(a.action) like ${p} or lower(coalesce(a.target_type, '')) like ${p} or lower(coalesce(a.target_id, '')) like ${p}
-                or lower(coalesce(ad.username, '')) like ${p} or lower(coalesce(ad.nickname, '')) like ${p})`;
+    return sql`(lower(${a.action}) like ${p} or lower(coalesce(${a.targetType}, '')) like ${p} or lower(coalesce(${a.targetId}, '')) like ${p}
+                or lower(coalesce(${ad.username}, '')) like ${p} or lower(coalesce(${ad.nickname}, '')) like ${p})`;
   },
-  tieBreak: sql.raw("a.id"),
+  tieBreak: a.id,
 });
-
-interface AuditSelectRow extends Omit<AuditRow, "before" | "after" | "detail"> {
-  detail: Record<string, unknown> | null;
-}
 
 /** A page of the audit trail and the count of all rows that match. */
 export async function auditTablePage(db: AppDatabase, query: AdminTableQuery): Promise<{ total: number; rows: AuditRow[] }> {
   const q = auditTable(query);
-  const from = sql`from audit_log a left join admins ad on ad.id = a.admin_id where ${q.where}`;
   const [rows, [count]] = await Promise.all([
-    queryRows<AuditSelectRow>(
-      db,
-      sql`select a.id::int as id, a.admin_id, coalesce(ad.username, '') as admin_username, coalesce(ad.nickname, '') as admin_nickname,
-                 a.action, a.target_type, a.target_id, a.ip, extract(epoch from a.created_at)::int as createtime, a.detail
-            ${from} order by ${q.orderBy} limit ${q.limit} offset ${q.offset}`,
-    ),
-    queryRows<{ n: number }>(db, sql`select count(*)::int as n ${from}`),
+    db
+      .select({
+        id: sql<number>`${a.id}::int`,
+        admin_id: a.adminId,
+        admin_username: sql<string>`coalesce(${ad.username}, '')`,
+        admin_nickname: sql<string>`coalesce(${ad.nickname}, '')`,
+        action: a.action,
+        target_type: a.targetType,
+        target_id: a.targetId,
+        ip: a.ip,
+        createtime: sql<number>`extract(epoch from ${a.createdAt})::int`,
+        detail: a.detail,
+      })
+      .from(a)
+      .leftJoin(ad, eq(ad.id, a.adminId))
+      .where(q.where)
+      .orderBy(q.orderBy)
+      .limit(q.limit)
+      .offset(q.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(a).leftJoin(ad, eq(ad.id, a.adminId)).where(q.where),
   ]);
   return {
     total: count?.n ?? 0,
@@ -53,6 +65,5 @@ export async function auditTablePage(db: AppDatabase, query: AdminTableQuery): P
     }),
   };
 }
-
 /** The audit trail's reading side, as a service (`services.auditTrail`). */
 export const auditTrailService = (db: AppDatabase) => ({ table: (query: AdminTableQuery) => auditTablePage(db, query) });

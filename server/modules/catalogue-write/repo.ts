@@ -1,7 +1,8 @@
 import { eq, inArray, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { bulkInsert } from "../../db/bulk.js";
 import { blockItems, blocks, categories, items, sourceSites } from "../../db/schema/index.js";
-import { queryRows } from "../../db/sql.js";
+import { type RowOf, selectRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type {
   BlockItemPatch,
@@ -21,21 +22,16 @@ export type Executor = Pick<AppDatabase, "insert" | "update" | "delete" | "selec
 type ItemRow = typeof items.$inferInsert;
 
 /** Where an item stood before a write: what the change event must name. */
-export interface ItemPlace {
-  id: number;
-  categoryId: number | null;
-  sourceSite: string;
-  title: string;
-  artist: string;
-  djlist: ItemRow["djlist"];
-}
+export type ItemPlace = RowOf<typeof PLACE>;
 
-const COUNT_COLUMNS: Record<keyof ItemCountDelta, string> = {
-  likes: "like_count",
-  favorites: "favorite_count",
-  downloads: "download_count",
-  comments: "comment_count",
+const COUNT_COLUMNS: Record<keyof ItemCountDelta, AnyPgColumn> = {
+  likes: items.likeCount,
+  favorites: items.favoriteCount,
+  downloads: items.downloadCount,
+  comments: items.commentCount,
 };
+/** The item's place as selected (`lockItems`). */
+const PLACE = { id: items.id, categoryId: items.categoryId, sourceSite: items.sourceSite, title: items.title, artist: items.artist, djlist: items.djlist };
 
 /**
  * The only SQL in the project that writes items, categories, blocks, block items and source
@@ -54,12 +50,13 @@ export function catalogueWriteRepo(db: Executor) {
     /** The items' current places, locked until the transaction ends. */
     async lockItems(ids: readonly number[]): Promise<ItemPlace[]> {
       if (ids.length === 0) return [];
-      return queryRows<ItemPlace>(
-        db,
-        sql`select id, category_id as "categoryId", source_site as "sourceSite", title, artist, djlist
-              from items where id in (select value::int from json_array_elements_text(${JSON.stringify(ids)}::json))
-             order by id for update`,
-      );
+      // The ids travel as one JSON parameter (any number of them).
+      return db
+        .select(PLACE)
+        .from(items)
+        .where(sql`${items.id} in (select value::int from json_array_elements_text(${JSON.stringify(ids)}::json))`)
+        .orderBy(items.id)
+        .for("update");
     },
 
     async updateItem(id: number, patch: Partial<ItemRow>): Promise<void> {
@@ -79,11 +76,12 @@ export function catalogueWriteRepo(db: Executor) {
       const sets = Object.entries(delta)
         .filter(([, n]) => n)
         .map(([k, n]) => {
-          const column = sql.identifier(COUNT_COLUMNS[k as keyof ItemCountDelta]);
+          const column = sql.identifier(COUNT_COLUMNS[k as keyof ItemCountDelta].name);
           return sql`${column} = greatest(0, ${column} + ${n as number})`;
         });
       if (sets.length === 0) return true;
-      const rows = await queryRows<{ id: number }>(db, sql`update items set ${sql.join(sets, sql`, `)} where id = ${id} returning id`);
+      // Raw: the builder's update would also set updated_at (its $onUpdate); a counter is no edit.
+      const rows = await selectRows(db, { id: items.id }, (fields) => sql`update ${items} set ${sql.join(sets, sql`, `)} where ${items.id} = ${id} returning ${fields}`);
       return rows.length > 0;
     },
 
@@ -93,8 +91,8 @@ export function catalogueWriteRepo(db: Executor) {
      * items it moved; rows another instance is folding are skipped.
      */
     async foldViewDeltas(limit: number): Promise<number> {
-      const [{ n }] = await queryRows<{ n: number }>(
-        db,
+      // Raw: a data-modifying CTE with `for update skip locked`, which the builder cannot write.
+      const [{ n }] = await selectRows(db, { n: sql<number>`count(*)::int` }, (fields) =>
         sql`with d as (
               delete from item_view_deltas
                where item_id in (select item_id from item_view_deltas limit ${limit} for update skip locked)
@@ -102,7 +100,7 @@ export function catalogueWriteRepo(db: Executor) {
             ), folded as (
               update items i set view_count = i.view_count + d.views from d where i.id = d.item_id returning 1
             )
-            select count(*)::int as n from d`,
+            select ${fields} from d`,
       );
       return n;
     },

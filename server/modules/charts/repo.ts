@@ -1,8 +1,8 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, lte, max, sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import type { ChartPeriod, ItemKind, PlayType } from "../../db/schema/index.js";
+import type { ChartPeriod, ItemKind } from "../../db/schema/index.js";
 import { chartEntries, itemPlays, items } from "../../db/schema/index.js";
-import { queryRows } from "../../db/sql.js";
+import { type RowOf, selectRows } from "../../db/sql.js";
 import { tallyRepo } from "./tally-repo.js";
 
 type Tx = Parameters<Parameters<AppDatabase["transaction"]>[0]>[0];
@@ -34,33 +34,33 @@ export const TALLY_BACKLOG_EVENTS = 200_000;
 
 export type RebuildOutcome = { status: "rebuilt"; rows: number } | { status: "locked" };
 
-export interface ChartRow {
-  site: string;
-  kind: ItemKind;
-  period: ChartPeriod;
-  rank: number;
-  plays: number;
-  id: number;
-  title: string;
-  artist: string;
-  cover: string | null;
-  playtype: PlayType;
-  computedAt: Date | string;
-}
+const ce = chartEntries;
+const ENTRY = {
+  site: ce.site,
+  kind: ce.kind,
+  period: ce.period,
+  rank: sql<number>`${ce.rank}::int`,
+  plays: ce.plays,
+  computedAt: ce.computedAt,
+  id: items.id,
+  title: items.title,
+  artist: items.artist,
+  cover: items.cover,
+  playtype: items.playtype,
+};
+export type ChartRow = RowOf<typeof ENTRY>;
 
 /** SQL of the charts: one aggregation rebuilds every chart; readers only read `chart_entries`. */
 export function chartsRepo(db: AppDatabase, { backlogEvents = TALLY_BACKLOG_EVENTS }: { backlogEvents?: number } = {}) {
   const tally = tallyRepo();
-  const entries = (where: SQL) =>
-    queryRows<ChartRow>(
-      db,
-      sql`select ce.site, ce.kind, ce.period, ce.rank::int as rank, ce.plays, ce.computed_at as "computedAt",
-                 i.id, i.title, i.artist, i.cover, i.playtype
-            from ${chartEntries} ce
-            join ${items} i on i.id = ce.item_id and i.status = 'normal'
-           where ${where}
-           order by ce.site, ce.kind, ce.period, ce.rank`,
-    );
+  const visibleItem = and(eq(items.id, ce.itemId), eq(items.status, "normal"));
+  const entries = (where: SQL | undefined): Promise<ChartRow[]> =>
+    db
+      .select(ENTRY)
+      .from(ce)
+      .innerJoin(items, visibleItem)
+      .where(where)
+      .orderBy(asc(ce.site), asc(ce.kind), asc(ce.period), asc(ce.rank));
 
   return {
     /**
@@ -90,7 +90,7 @@ export function chartsRepo(db: AppDatabase, { backlogEvents = TALLY_BACKLOG_EVEN
       );
       const tallyWindows = windows.map((w) => ({ column: w.period, lengthMs: now.getTime() - w.since.getTime() }));
       const locked = async (tx: Tx) => {
-        const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${CHART_LOCK_KEY}::bigint) as locked`);
+        const [lock] = await selectRows(tx, { locked: sql<boolean>`pg_try_advisory_xact_lock(${CHART_LOCK_KEY}::bigint)` }, (fields) => sql`select ${fields}`);
         if (lock.locked) await tx.execute(sql`set local jit = off`);
         return lock.locked;
       };
@@ -103,8 +103,8 @@ export function chartsRepo(db: AppDatabase, { backlogEvents = TALLY_BACKLOG_EVEN
         if (!(await locked(tx))) return { status: "locked" } as const;
         await tally.advance(tx, now, tallyWindows);
         await tx.delete(chartEntries);
-        const inserted = await queryRows<{ n: number }>(
-          tx,
+        // Raw: a window function feeding an insert in a data-modifying CTE.
+        const inserted = await selectRows(tx, { n: sql<number>`count(*)::int` }, (fields) =>
           sql`with c as (${charts}), ins as (
                 insert into ${chartEntries} (site, kind, period, rank, item_id, plays, computed_at)
                 select site, kind, period,
@@ -113,15 +113,15 @@ export function chartsRepo(db: AppDatabase, { backlogEvents = TALLY_BACKLOG_EVEN
                   from c
                 returning 1
               )
-              select count(*)::int as n from ins`,
+              select ${fields} from ins`,
         );
-        return { status: "rebuilt", rows: inserted[0].n } as const;
+        return { status: "rebuilt", rows: inserted[0]!.n } as const;
       });
     },
 
     /** The first `limit` entries of every chart of the given sites, with their (visible) items. */
     topEntries(sites: readonly string[], limit: number): Promise<ChartRow[]> {
-      return entries(sql`ce.site in (select json_array_elements_text(${JSON.stringify(sites)}::json)) and ce.rank <= ${limit}`);
+      return entries(sql`${ce.site} in (select json_array_elements_text(${JSON.stringify(sites)}::json)) and ${ce.rank} <= ${limit}`);
     },
 
     /**
@@ -129,22 +129,24 @@ export function chartsRepo(db: AppDatabase, { backlogEvents = TALLY_BACKLOG_EVEN
      * chart's second, …; more plays, then the lower id, among equal ranks), each once.
      */
     async mostPlayedIds(limit: number): Promise<number[]> {
-      const rows = await queryRows<{ id: number }>(
-        db,
-        sql`select ce.item_id as id from ${chartEntries} ce join ${items} i on i.id = ce.item_id and i.status = 'normal'
-             group by ce.item_id order by min(ce.rank), max(ce.plays) desc, ce.item_id limit ${limit}`,
-      );
+      const rows = await db
+        .select({ id: ce.itemId })
+        .from(ce)
+        .innerJoin(items, visibleItem)
+        .groupBy(ce.itemId)
+        .orderBy(sql`min(${ce.rank})`, sql`max(${ce.plays}) desc`, ce.itemId)
+        .limit(limit);
       return rows.map((r) => Number(r.id));
     },
 
     /** One chart (site, kind, period), first `limit` entries. */
     chart(site: string, kind: ItemKind, period: ChartPeriod, limit: number): Promise<ChartRow[]> {
-      return entries(sql`ce.site = ${site} and ce.kind = ${kind} and ce.period = ${period} and ce.rank <= ${limit}`);
+      return entries(and(eq(ce.site, site), eq(ce.kind, kind), eq(ce.period, period), lte(ce.rank, limit)));
     },
 
     /** When the charts were last rebuilt, or null if never. */
     async lastComputedAt(): Promise<Date | null> {
-      const [row] = await queryRows<{ at: Date | string | null }>(db, sql`select max(computed_at) as at from ${chartEntries}`);
+      const [row] = await db.select({ at: max(ce.computedAt) }).from(ce);
       return row?.at ? new Date(row.at) : null;
     },
   };

@@ -1,7 +1,7 @@
-import { sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { appSettings, itemPlays, playEvents } from "../../db/schema/index.js";
-import { queryRows } from "../../db/sql.js";
+import { selectRows } from "../../db/sql.js";
 
 /** Where the running counts of `item_plays` stand, in app_settings under this key. */
 export const TALLY_KEY = "charts.tally";
@@ -29,7 +29,7 @@ const between = (lo: number, hi: number) => sql`(${playEvents.playedAt} > ${ts(l
 const inRange = (lo: number, hi: number) => sql`case when ${between(lo, hi)} then 1 else 0 end`;
 
 async function topId(db: Tx | AppDatabase): Promise<number> {
-  const [{ top }] = await queryRows<{ top: number }>(db, sql`select coalesce(max(id), 0)::int8 as top from ${playEvents}`);
+  const [{ top }] = await selectRows(db, { top: sql<number | string>`coalesce(max(${playEvents.id}), 0)::int8` }, (fields) => sql`select ${fields} from ${playEvents}`);
   return Number(top);
 }
 
@@ -61,7 +61,7 @@ export function tallyRepo() {
     top: (db: AppDatabase) => topId(db),
 
     async state(tx: Tx | AppDatabase): Promise<TallyState> {
-      const [row] = await queryRows<{ value: TallyState }>(tx, sql`select value from ${appSettings} where key = ${TALLY_KEY}`);
+      const [row] = await tx.select({ value: sql<TallyState>`${appSettings.value}` }).from(appSettings).where(eq(appSettings.key, TALLY_KEY));
       return row?.value ?? { watermark: 0, at: null };
     },
 
@@ -101,8 +101,12 @@ export function tallyRepo() {
       const cols = windows.map((w) => sql.identifier(w.column));
       const sums = windows.map((_, i) => sql`sum(${sql.identifier(`c${i}`)})::int as ${sql.identifier(`c${i}`)}`);
       const names = sql.join(windows.map((_, i) => sql.identifier(`c${i}`)), sql`, `);
-      const [{ n, emptied }] = await queryRows<{ n: number; emptied: number[] }>(
-        tx,
+      // Raw: data-modifying CTEs over a union of event ranges, which the builder cannot write.
+      const result = {
+        n: sql<number>`(select coalesce(sum(events), 0)::int from per_item)`,
+        emptied: sql<number[]>`coalesce((select json_agg(item_id) from up where quarter = 0), '[]'::json)`,
+      };
+      const [{ n, emptied }] = await selectRows(tx, result, (fields) =>
         sql`with d(item_id, ${names}) as (${sql.join(parts, sql` union all `)}),
             per_item as (
               select d.item_id, i.source_site, i.kind, ${sql.join(sums, sql`, `)}, count(*)::int as events
@@ -115,8 +119,7 @@ export function tallyRepo() {
                 ${sql.join(cols.map((c) => sql`${c} = ${itemPlays}.${c} + excluded.${c}`), sql`, `)}
               returning item_id, quarter
             )
-            select (select coalesce(sum(events), 0)::int from per_item) as n,
-                   coalesce((select json_agg(item_id) from up where quarter = 0), '[]'::json) as emptied`,
+            select ${fields}`,
       );
       // An item out of every window (quarter is the widest) needs no row.
       if (emptied.length > 0) {

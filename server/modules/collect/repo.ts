@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { queryRows } from "../../db/sql.js";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { selectRows } from "../../db/sql.js";
 import { collectedItems, collectJobPages, collectJobs, sourceChartEntries, sourceSites, type CollectTrigger, type CollectUnit } from "../../db/schema/index.js";
 import type { SourceItem } from "../sources/types.js";
 import { chartKey } from "./plans.js";
@@ -67,7 +68,7 @@ export function collectRepo(db: AppDatabase) {
     if (items.length === 0) return [];
     const category = unit.type === "category" ? unit : undefined;
     const kindOf = (item: SourceItem) => (unit.type === "chart" ? unit.kind : (category?.kind ?? item.kind));
-    const kept = (column: string) => sql.raw(`coalesce(excluded.${column}, collected_items.${column})`);
+    const kept = (column: AnyPgColumn) => sql`coalesce(excluded.${sql.identifier(column.name)}, ${column})`;
     return tx
       .insert(collectedItems)
       .values(
@@ -93,16 +94,16 @@ export function collectRepo(db: AppDatabase) {
         // What a list does not say (a chart has no category, a category page no duration) is kept.
         set: {
           title: sql`excluded.title`,
-          sourceId: kept("source_id"),
-          artist: kept("artist"),
-          cover: kept("cover"),
-          kind: kept("kind"),
+          sourceId: kept(collectedItems.sourceId),
+          artist: kept(collectedItems.artist),
+          cover: kept(collectedItems.cover),
+          kind: kept(collectedItems.kind),
           playtype: sql`excluded.playtype`,
-          durationSec: kept("duration_sec"),
-          sizeBytes: kept("size_bytes"),
+          durationSec: kept(collectedItems.durationSec),
+          sizeBytes: kept(collectedItems.sizeBytes),
           raw: sql`coalesce(collected_items.raw, '{}'::jsonb) || coalesce(excluded.raw, '{}'::jsonb)`,
-          sourceCategory: kept("source_category"),
-          sourceCategoryName: kept("source_category_name"),
+          sourceCategory: kept(collectedItems.sourceCategory),
+          sourceCategoryName: kept(collectedItems.sourceCategoryName),
           lastSeenAt: sql`now()`,
           updatedAt: sql`now()`,
         },
@@ -157,14 +158,15 @@ export function collectRepo(db: AppDatabase) {
 
     /** Queues a scheduled job when the source's last job was created `intervalMinutes` ago or more (or never). */
     async queueIfDue(source: string, intervalMinutes: number, plan: CollectUnit[]): Promise<CollectJob | undefined> {
-      const rows = await queryRows<{ id: number }>(db, sql`
+      // Raw: an insert of a select guarded by `not exists`, onto a partial unique index.
+      const rows = await selectRows(db, { id: collectJobs.id }, (fields) => sql`
         insert into collect_jobs (source, trigger, plan)
         select ${source}, 'schedule', ${JSON.stringify(plan)}::jsonb
         where not exists (
           select 1 from collect_jobs
           where source = ${source} and created_at > now() - (${intervalMinutes}::int * interval '1 minute'))
         on conflict (source) where state in ('queued', 'running') do nothing
-        returning id`);
+        returning ${fields}`);
       const id = rows[0]?.id;
       return id === undefined ? undefined : getJob(Number(id));
     },
@@ -179,7 +181,8 @@ export function collectRepo(db: AppDatabase) {
         sources.map((code) => sql`${code}`),
         sql`, `,
       );
-      const rows = await queryRows<{ id: number }>(db, sql`
+      // Raw: the claim's subquery takes its row `for update skip locked`.
+      const rows = await selectRows(db, { id: collectJobs.id }, (fields) => sql`
         update collect_jobs set state = 'running', locked_by = ${runnerId}, locked_until = ${leaseEnd(leaseMs)},
           attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
         where id = (
@@ -187,7 +190,7 @@ export function collectRepo(db: AppDatabase) {
           where source in (${codes})
             and (state = 'queued' or (state = 'running' and (locked_until is null or locked_until < now())))
           order by id limit 1 for update skip locked)
-        returning id`);
+        returning ${fields}`);
       const id = rows[0]?.id;
       return id === undefined ? undefined : getJob(Number(id));
     },
@@ -201,11 +204,14 @@ export function collectRepo(db: AppDatabase) {
       const unit = job.plan[unitIndex];
       if (!unit) throw new Error(`collect job ${job.id}: no unit ${unitIndex}`);
       return db.transaction(async (tx) => {
-        const held = await queryRows<{ unit_index: number; next_page: number }>(tx, sql`
-          select unit_index, next_page from collect_jobs
-          where id = ${job.id} and locked_by = ${runnerId} and state = 'running' for update`);
+        const j = collectJobs;
+        const held = await tx
+          .select({ unitIndex: j.unitIndex, nextPage: j.nextPage })
+          .from(j)
+          .where(and(eq(j.id, job.id), eq(j.lockedBy, runnerId), eq(j.state, "running")))
+          .for("update");
         const row = held[0];
-        if (!row || Number(row.unit_index) !== unitIndex || Number(row.next_page) !== page) throw new LostLease(job.id);
+        if (!row || row.unitIndex !== unitIndex || row.nextPage !== page) throw new LostLease(job.id);
 
         const items = outcome.error ? [] : distinctByUrl(outcome.items.filter((item) => item.source === job.source));
         const stored = await upsertItems(tx, items, unit);

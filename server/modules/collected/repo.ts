@@ -1,33 +1,38 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { collectedItems, items } from "../../db/schema/index.js";
-import { queryRows } from "../../db/sql.js";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { categories, collectedItems, items, sourceSites } from "../../db/schema/index.js";
+import type { RowOf } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { Executor } from "../catalogue-write/repo.js";
 import type { CategoryRef, CollectedRow } from "./mapping.js";
 import type { TableQuery } from "../../http/admin-table.js";
 
+const t = collectedItems;
+const seconds = (column: typeof t.processedAt) => sql<number | null>`extract(epoch from ${column})::int`;
 /** One row of the back office's table, as selected. */
-export interface CollectedTableRow {
-  id: number;
-  title: string;
-  source: string;
-  source_url: string;
-  source_id: string | null;
-  artist: string | null;
-  cover: string | null;
-  kind: "mix" | "single" | null;
-  playtype: "mp3" | "mp4";
-  source_category: string | null;
-  source_category_name: string | null;
-  chart_positions: Record<string, number>;
-  duration: number | null;
-  size: number | string | null;
-  status: number;
-  item_id: number | null;
-  createtime: number;
-  processtime: number | null;
-  last_seen: number | null;
-}
+const TABLE_ROW = {
+  id: t.id,
+  title: t.title,
+  source: t.source,
+  source_url: t.sourceUrl,
+  source_id: t.sourceId,
+  artist: t.artist,
+  cover: t.cover,
+  kind: t.kind,
+  playtype: t.playtype,
+  source_category: t.sourceCategory,
+  source_category_name: t.sourceCategoryName,
+  chart_positions: t.chartPositions,
+  duration: t.durationSec,
+  size: t.sizeBytes,
+  status: t.status,
+  item_id: t.itemId,
+  createtime: sql<number>`extract(epoch from ${t.createdAt})::int`,
+  processtime: seconds(t.processedAt),
+  last_seen: seconds(t.lastSeenAt),
+};
+export type CollectedTableRow = RowOf<typeof TABLE_ROW>;
+const parent = alias(categories, "p");
 
 /** The item that already stands for a source's id, as processing needs it. */
 export interface ExistingItem {
@@ -48,18 +53,19 @@ export function collectedRepo(db: Executor) {
     },
 
     async sourceCodes(): Promise<Set<string>> {
-      const rows = await queryRows<{ code: string }>(db, sql`select code from source_sites`);
+      const rows = await db.select({ code: sourceSites.code }).from(sourceSites);
       return new Set(rows.map((r) => r.code));
     },
 
     /** Enabled categories with their parent's slug (the mapping matches names and parents). */
     async categories(): Promise<CategoryRef[]> {
-      return queryRows<CategoryRef>(
-        db,
-        sql`select c.id, c.name, c.diyname, p.diyname as parent
-              from categories c left join categories p on p.id = c.parent_id
-             where c.enabled order by c.sort, c.id`,
-      );
+      const c = categories;
+      return db
+        .select({ id: c.id, name: c.name, diyname: c.diyname, parent: parent.diyname })
+        .from(c)
+        .leftJoin(parent, eq(parent.id, c.parentId))
+        .where(sql`${c.enabled}`)
+        .orderBy(asc(c.sort), asc(c.id));
     },
 
     /** The item of (site, id): the unique index `items_source_uq` allows one. */
@@ -80,18 +86,11 @@ export function collectedRepo(db: Executor) {
 
     /** A page of the back office's table and the count of all rows that match. */
     async table(q: TableQuery): Promise<{ total: number; rows: CollectedTableRow[] }> {
-      const [rows, [{ n }]] = await Promise.all([
-        queryRows<CollectedTableRow>(
-          db,
-          sql`select id, title, source, source_url, source_id, artist, cover, kind, playtype, source_category, source_category_name,
-                     chart_positions, duration_sec as duration, size_bytes as size, status, item_id,
-                     extract(epoch from created_at)::int as createtime, extract(epoch from processed_at)::int as processtime,
-                     extract(epoch from last_seen_at)::int as last_seen
-                from collected_items where ${q.where} order by ${q.orderBy} limit ${q.limit} offset ${q.offset}`,
-        ),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from collected_items where ${q.where}`),
+      const [rows, [counted]] = await Promise.all([
+        db.select(TABLE_ROW).from(t).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(t).where(q.where),
       ]);
-      return { total: n, rows };
+      return { total: counted!.n, rows };
     },
 
     /** Deletes collected rows (their items stay); returns those that existed, by id. */

@@ -29,8 +29,7 @@ function toTableRow(r: CollectedTableRow): CollectedRow {
     source_category: r.source_category,
     source_category_name: r.source_category_name,
     duration: r.duration,
-    // node-pg answers bigint as text.
-    size: r.size === null ? null : Number(r.size),
+    size: r.size,
     chart_positions: r.chart_positions ?? {},
     item_id: r.item_id,
     processtime: r.processtime,

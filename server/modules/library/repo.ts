@@ -1,115 +1,136 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/sql.js";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { comments, downloadPurchases, downloads, favorites, items, likes, playbackPositions, playerQueues, users } from "../../db/schema/index.js";
+import { type RowOf, selectRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { CatalogueItemRow } from "../catalog/catalogue-item.js";
 
 /** The database or an open transaction (the write service's `tx`). */
-export type Executor = Pick<AppDatabase, "execute">;
+export type Executor = Pick<AppDatabase, "execute" | "select" | "insert" | "delete">;
 
 /** The two user x item marks that have a counter on the item. */
 export type Mark = "favorites" | "likes";
-const MARK_TABLE = { favorites: sql.identifier("favorites"), likes: sql.identifier("likes") };
-const MARK_COUNT = { favorites: sql.identifier("favorite_count"), likes: sql.identifier("like_count") };
-
-/** What a download needs to know about the item. */
-export interface DownloadableItem {
-  id: number;
-  title: string;
-  vipdown: "0" | "1";
-  price: number;
-  weburl: string | null;
-  webPassword: string | null;
-}
+const MARK_TABLE = { favorites, likes };
+const MARK_COUNT = { favorites: items.favoriteCount, likes: items.likeCount };
 
 /** What the player needs of an item (the queue's entries). */
 export type QueueItemRow = Pick<CatalogueItemRow, "id" | "title" | "artist" | "cover" | "play_url" | "playtype">;
 
-export type FavoriteRow = QueueItemRow &
-  Pick<CatalogueItemRow, "kind"> & { vipdown: "0" | "1"; price: number; downloadable: boolean; createtime: number };
-
-export interface DownloadRow {
-  id: number;
-  b_id: number;
-  title: string;
-  createtime: number;
-  coins_spent: number;
-  vipdown: "0" | "1";
-  price: number;
-}
-
-export interface CommentRow {
-  id: number;
-  content: string;
-  createtime: number;
-  nickname: string;
-  username: string;
-  avatar: string | null;
-}
-
-export interface ItemStateRow {
-  id: number;
-  is_favorite: boolean;
-  is_liked: boolean;
-  downloaded: boolean;
-  purchased: boolean;
-  position: number | null;
-}
-
-export interface PositionRow {
-  id: number;
-  position: number;
-  duration: number | null;
-  updatedAt: number;
-}
-
 /** Unix seconds of a timestamp column, whole (floor, not rounded). */
-const unixSeconds = (column: ReturnType<typeof sql>) => sql`floor(extract(epoch from ${column}))::int`;
+const unixSeconds = (column: AnyPgColumn) => sql<number>`floor(extract(epoch from ${column}))::int`;
+const n = sql<number>`count(*)::int`;
+const visible = eq(items.status, "normal");
+/** What a download needs to know about the item. */
+const DOWNLOADABLE = { id: items.id, title: items.title, vipdown: items.vipdown, price: items.price, weburl: items.weburl, webPassword: items.webPassword };
+export type DownloadableItem = RowOf<typeof DOWNLOADABLE>;
+
+const FAVORITE_ROW = {
+  id: items.id,
+  title: items.title,
+  artist: items.artist,
+  cover: items.cover,
+  play_url: items.playUrl,
+  playtype: items.playtype,
+  kind: items.kind,
+  vipdown: items.vipdown,
+  price: items.price,
+  downloadable: sql<boolean>`coalesce(${items.weburl}, '') <> ''`,
+  createtime: unixSeconds(favorites.createdAt),
+};
+export type FavoriteRow = RowOf<typeof FAVORITE_ROW>;
+
+const DOWNLOAD_ROW = {
+  id: downloads.id,
+  b_id: downloads.itemId,
+  title: items.title,
+  createtime: unixSeconds(downloads.createdAt),
+  coins_spent: downloads.coinsSpent,
+  vipdown: items.vipdown,
+  price: items.price,
+};
+export type DownloadRow = RowOf<typeof DOWNLOAD_ROW>;
+
+const pp = playbackPositions;
+const POSITION_ROW = { id: pp.itemId, position: pp.positionSec, duration: pp.durationSec, updatedAt: sql<number>`(extract(epoch from ${pp.updatedAt}) * 1000)::float8` };
+export type PositionRow = RowOf<typeof POSITION_ROW>;
+
+/** The member's state of each asked item, over the derived table `x(id)` of `itemStates`. */
+function stateFields(userId: number) {
+  const x = sql`x.id`;
+  const has = (t: typeof favorites | typeof likes | typeof downloads | typeof downloadPurchases) =>
+    sql<boolean>`exists(select 1 from ${t} where ${t.userId} = ${userId} and ${t.itemId} = ${x})`;
+  return {
+    id: sql<number>`${x}`,
+    is_favorite: has(favorites),
+    is_liked: has(likes),
+    downloaded: has(downloads),
+    purchased: has(downloadPurchases),
+    position: sql<number | null>`(select ${pp.positionSec} from ${pp} where ${pp.userId} = ${userId} and ${pp.itemId} = ${x})`,
+  };
+}
+export type ItemStateRow = RowOf<ReturnType<typeof stateFields>>;
+
+export type CommentRow = RowOf<typeof COMMENT_ROW>;
+const COMMENT_ROW = {
+  id: comments.id,
+  content: comments.content,
+  createtime: unixSeconds(comments.createdAt),
+  nickname: users.nickname,
+  username: users.username,
+  avatar: users.avatar,
+};
 /** Ids travel as one JSON parameter: the same SQL on PGlite and node-postgres. */
 const idList = (ids: readonly number[]) => sql`(select (v)::int from json_array_elements_text(${JSON.stringify(ids)}::json) as x(v))`;
 
 /** SQL of the personal library: favourites, likes, downloads, purchases, comments, resume points, queues. */
 export function libraryRepo(db: Executor) {
-  const one = async <T>(query: ReturnType<typeof sql>): Promise<T | undefined> => (await queryRows<T>(db, query))[0];
-  const count = async (query: ReturnType<typeof sql>): Promise<number> => (await one<{ n: number }>(query))?.n ?? 0;
+  const count = async (query: Promise<{ n: number }[]>): Promise<number> => (await query)[0]?.n ?? 0;
 
   return {
     async visibleItemExists(id: number): Promise<boolean> {
-      return (await one(sql`select 1 as found from items where id = ${id} and status = 'normal'`)) !== undefined;
+      return (await db.select({ found: sql`1` }).from(items).where(and(eq(items.id, id), visible))).length > 0;
     },
 
     async downloadableItem(id: number): Promise<DownloadableItem | undefined> {
-      return one<DownloadableItem>(
-        sql`select id, title, vipdown, price, weburl, web_password as "webPassword" from items where id = ${id} and status = 'normal'`,
-      );
+      const [row] = await db
+        .select(DOWNLOADABLE)
+        .from(items)
+        .where(and(eq(items.id, id), visible));
+      return row;
     },
 
     /** Adds the mark; true only when this call added it (a second click finds it and adds nothing). */
     async addMark(mark: Mark, userId: number, itemId: number, at: Date): Promise<boolean> {
-      const rows = await queryRows(
-        db,
-        sql`insert into ${MARK_TABLE[mark]} (user_id, item_id, created_at) values (${userId}, ${itemId}, ${at})
-            on conflict (user_id, item_id) do nothing returning id`,
-      );
+      const t = MARK_TABLE[mark];
+      const rows = await db
+        .insert(t)
+        .values({ userId, itemId, createdAt: at })
+        .onConflictDoNothing({ target: [t.userId, t.itemId] })
+        .returning({ id: t.id });
       return rows.length > 0;
     },
 
     /** Removes the member's own mark; true only when this call removed it. */
     async removeMark(mark: Mark, userId: number, itemId: number): Promise<boolean> {
-      const rows = await queryRows(db, sql`delete from ${MARK_TABLE[mark]} where user_id = ${userId} and item_id = ${itemId} returning id`);
+      const t = MARK_TABLE[mark];
+      const rows = await db
+        .delete(t)
+        .where(and(eq(t.userId, userId), eq(t.itemId, itemId)))
+        .returning({ id: t.id });
       return rows.length > 0;
     },
 
     async markCount(mark: Mark, itemId: number): Promise<number> {
-      return count(sql`select ${MARK_COUNT[mark]} as n from items where id = ${itemId}`);
+      return count(db.select({ n: MARK_COUNT[mark] }).from(items).where(eq(items.id, itemId)));
     },
 
     async vipUntil(userId: number): Promise<Date | null> {
-      const row = await one<{ vip_until: Date | string | null }>(sql`select vip_until from users where id = ${userId}`);
-      return row?.vip_until ? new Date(row.vip_until) : null;
+      const [row] = await db.select({ vipUntil: users.vipUntil }).from(users).where(eq(users.id, userId));
+      return row?.vipUntil ?? null;
     },
 
     async coins(userId: number): Promise<number> {
-      return count(sql`select coins as n from users where id = ${userId}`);
+      return count(db.select({ n: users.coins }).from(users).where(eq(users.id, userId)));
     },
 
     /**
@@ -117,37 +138,42 @@ export function libraryRepo(db: Executor) {
      * wait on the primary key, so exactly one of them gets true.
      */
     async addPurchase(userId: number, itemId: number, coins: number, at: Date): Promise<boolean> {
-      const rows = await queryRows(
-        db,
-        sql`insert into download_purchases (user_id, item_id, coins, created_at) values (${userId}, ${itemId}, ${coins}, ${at})
-            on conflict (user_id, item_id) do nothing returning item_id`,
-      );
+      const t = downloadPurchases;
+      const rows = await db
+        .insert(t)
+        .values({ userId, itemId, coins, createdAt: at })
+        .onConflictDoNothing({ target: [t.userId, t.itemId] })
+        .returning({ itemId: t.itemId });
       return rows.length > 0;
     },
 
     /** Takes `price` coins if the balance covers it; the new balance, or undefined when too few. */
     async spendCoins(userId: number, price: number): Promise<number | undefined> {
-      const row = await one<{ coins: number }>(
-        sql`update users set coins = coins - ${price} where id = ${userId} and coins >= ${price} returning coins`,
+      // Raw: the builder's update would also set updated_at (its $onUpdate).
+      const [row] = await selectRows(db, { coins: users.coins }, (fields) =>
+        sql`update ${users} set coins = coins - ${price} where ${users.id} = ${userId} and coins >= ${price} returning ${fields}`,
       );
       return row?.coins;
     },
 
     async recordDownload(userId: number, itemId: number, coinsSpent: number, at: Date): Promise<void> {
-      await db.execute(sql`insert into downloads (user_id, item_id, coins_spent, created_at) values (${userId}, ${itemId}, ${coinsSpent}, ${at})`);
+      await db.insert(downloads).values({ userId, itemId, coinsSpent, createdAt: at });
     },
 
     /** The member's favourites of visible items, newest first. */
     async favorites(userId: number, limit: number, offset: number): Promise<{ rows: FavoriteRow[]; total: number }> {
-      const from = sql`from favorites f join items i on i.id = f.item_id and i.status = 'normal' where f.user_id = ${userId}`;
+      const on = and(eq(items.id, favorites.itemId), visible);
+      const mine = eq(favorites.userId, userId);
       const [rows, total] = await Promise.all([
-        queryRows<FavoriteRow>(
-          db,
-          sql`select i.id, i.title, i.artist, i.cover, i.play_url, i.playtype, i.kind, i.vipdown, i.price,
-                     coalesce(i.weburl, '') <> '' as downloadable, ${unixSeconds(sql`f.created_at`)} as createtime
-              ${from} order by f.created_at desc, f.id desc limit ${limit} offset ${offset}`,
-        ),
-        count(sql`select count(*)::int as n ${from}`),
+        db
+          .select(FAVORITE_ROW)
+          .from(favorites)
+          .innerJoin(items, on)
+          .where(mine)
+          .orderBy(desc(favorites.createdAt), desc(favorites.id))
+          .limit(limit)
+          .offset(offset),
+        count(db.select({ n }).from(favorites).innerJoin(items, on).where(mine)),
       ]);
       return { rows, total };
     },
@@ -155,68 +181,61 @@ export function libraryRepo(db: Executor) {
     /** Every download of the member (re-downloads too), newest first. */
     async downloads(userId: number, limit: number, offset: number): Promise<{ rows: DownloadRow[]; total: number }> {
       const [rows, total] = await Promise.all([
-        queryRows<DownloadRow>(
-          db,
-          sql`select d.id, d.item_id as b_id, i.title, ${unixSeconds(sql`d.created_at`)} as createtime, d.coins_spent, i.vipdown, i.price
-              from downloads d join items i on i.id = d.item_id
-              where d.user_id = ${userId} order by d.created_at desc, d.id desc limit ${limit} offset ${offset}`,
-        ),
-        count(sql`select count(*)::int as n from downloads where user_id = ${userId}`),
+        db
+          .select(DOWNLOAD_ROW)
+          .from(downloads)
+          .innerJoin(items, eq(items.id, downloads.itemId))
+          .where(eq(downloads.userId, userId))
+          .orderBy(desc(downloads.createdAt), desc(downloads.id))
+          .limit(limit)
+          .offset(offset),
+        count(db.select({ n }).from(downloads).where(eq(downloads.userId, userId))),
       ]);
       return { rows, total };
     },
 
     async itemStates(userId: number, ids: readonly number[]): Promise<ItemStateRow[]> {
-      return queryRows<ItemStateRow>(
-        db,
-        sql`select x.id,
-                   exists(select 1 from favorites f where f.user_id = ${userId} and f.item_id = x.id) as is_favorite,
-                   exists(select 1 from likes l where l.user_id = ${userId} and l.item_id = x.id) as is_liked,
-                   exists(select 1 from downloads d where d.user_id = ${userId} and d.item_id = x.id) as downloaded,
-                   exists(select 1 from download_purchases p where p.user_id = ${userId} and p.item_id = x.id) as purchased,
-                   (select pp.position_sec from playback_positions pp where pp.user_id = ${userId} and pp.item_id = x.id) as position
-              from ${idList(ids)} as x(id)`,
-      );
+      // Raw: one row per asked id from a JSON list (a derived table the builder cannot name).
+      return selectRows(db, stateFields(userId), (list) => sql`select ${list} from ${idList(ids)} as x(id)`);
     },
 
     async insertComment(userId: number, itemId: number, content: string, at: Date): Promise<number> {
-      const row = await one<{ id: number }>(
-        sql`insert into comments (item_id, user_id, content, created_at, updated_at) values (${itemId}, ${userId}, ${content}, ${at}, ${at}) returning id`,
+      const [row] = await selectRows(db, { id: comments.id }, (fields) =>
+        sql`insert into ${comments} (item_id, user_id, content, created_at, updated_at) values (${itemId}, ${userId}, ${content}, ${at}, ${at}) returning ${fields}`,
       );
       return row!.id;
     },
 
     /** Deletes the member's own visible comment; its item id, or undefined when there is no such comment of theirs. */
     async deleteOwnComment(userId: number, commentId: number): Promise<number | undefined> {
-      const row = await one<{ item_id: number }>(
-        sql`delete from comments where id = ${commentId} and user_id = ${userId} and status = 'normal' returning item_id`,
+      const [row] = await selectRows(db, { item_id: comments.itemId }, (fields) =>
+        sql`delete from ${comments} where ${comments.id} = ${commentId} and ${comments.userId} = ${userId} and ${comments.status} = 'normal' returning ${fields}`,
       );
       return row?.item_id;
     },
 
     async comment(id: number): Promise<CommentRow | undefined> {
-      return one<CommentRow>(
-        sql`select c.id, c.content, ${unixSeconds(sql`c.created_at`)} as createtime, u.nickname, u.username, u.avatar
-            from comments c join users u on u.id = c.user_id where c.id = ${id}`,
-      );
+      const [row] = await db.select(COMMENT_ROW).from(comments).innerJoin(users, eq(users.id, comments.userId)).where(eq(comments.id, id));
+      return row;
     },
 
     async comments(itemId: number, limit: number, offset: number): Promise<{ rows: CommentRow[]; total: number }> {
       const [rows, total] = await Promise.all([
-        queryRows<CommentRow>(
-          db,
-          sql`select c.id, c.content, ${unixSeconds(sql`c.created_at`)} as createtime, u.nickname, u.username, u.avatar
-              from comments c join users u on u.id = c.user_id
-              where c.item_id = ${itemId} and c.status = 'normal'
-              order by c.created_at desc, c.id desc limit ${limit} offset ${offset}`,
-        ),
-        count(sql`select count(*)::int as n from comments where item_id = ${itemId} and status = 'normal'`),
+        db
+          .select(COMMENT_ROW)
+          .from(comments)
+          .innerJoin(users, eq(users.id, comments.userId))
+          .where(and(eq(comments.itemId, itemId), eq(comments.status, "normal")))
+          .orderBy(desc(comments.createdAt), desc(comments.id))
+          .limit(limit)
+          .offset(offset),
+        count(db.select({ n }).from(comments).where(and(eq(comments.itemId, itemId), eq(comments.status, "normal")))),
       ]);
       return { rows, total };
     },
 
     async commentCount(itemId: number): Promise<number> {
-      return count(sql`select comment_count as n from items where id = ${itemId}`);
+      return count(db.select({ n: items.commentCount }).from(items).where(eq(items.id, itemId)));
     },
 
     /**
@@ -238,12 +257,12 @@ export function libraryRepo(db: Executor) {
     },
 
     async positions(userId: number, limit: number): Promise<PositionRow[]> {
-      const rows = await queryRows<PositionRow>(
-        db,
-        sql`select item_id as id, position_sec as position, duration_sec as duration,
-                   (extract(epoch from updated_at) * 1000)::float8 as "updatedAt"
-              from playback_positions where user_id = ${userId} order by updated_at desc limit ${limit}`,
-      );
+      const rows = await db
+        .select(POSITION_ROW)
+        .from(pp)
+        .where(eq(pp.userId, userId))
+        .orderBy(desc(pp.updatedAt))
+        .limit(limit);
       return rows.map((r) => ({ ...r, updatedAt: Math.floor(Number(r.updatedAt)) }));
     },
 
@@ -257,9 +276,11 @@ export function libraryRepo(db: Executor) {
     },
 
     async queue(userId: number): Promise<{ ids: number[]; index: number; updatedAt: number } | undefined> {
-      const row = await one<{ item_ids: number[] | string; current_index: number; at: number }>(
-        sql`select item_ids, current_index, (extract(epoch from updated_at) * 1000)::float8 as at from player_queues where user_id = ${userId}`,
-      );
+      const q = playerQueues;
+      const [row] = await db
+        .select({ item_ids: sql<number[] | string>`${q.itemIds}`, current_index: q.currentIndex, at: sql<number>`(extract(epoch from ${q.updatedAt}) * 1000)::float8` })
+        .from(q)
+        .where(eq(q.userId, userId));
       if (!row) return undefined;
       // node-postgres parses int[]; be lenient if a driver hands back the literal.
       const ids = Array.isArray(row.item_ids) ? row.item_ids.map(Number) : String(row.item_ids).replace(/[{}]/g, "").split(",").filter(Boolean).map(Number);
@@ -268,10 +289,10 @@ export function libraryRepo(db: Executor) {
 
     async playableItems(ids: readonly number[]): Promise<QueueItemRow[]> {
       if (ids.length === 0) return [];
-      return queryRows<QueueItemRow>(
-        db,
-        sql`select id, title, artist, cover, play_url, playtype from items where status = 'normal' and id in ${idList(ids)}`,
-      );
+      return db
+        .select({ id: items.id, title: items.title, artist: items.artist, cover: items.cover, play_url: items.playUrl, playtype: items.playtype })
+        .from(items)
+        .where(and(visible, sql`${items.id} in ${idList(ids)}`));
     },
   };
 }

@@ -1,8 +1,12 @@
 import { and, eq, ne, or, sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/types.js";
 import { users } from "../../db/schema/index.js";
-import { queryRows } from "../../db/sql.js";
+import { selectRows } from "../../db/sql.js";
 import type { UserRow } from "../accounts/session-repo.js";
+import { alias } from "drizzle-orm/pg-core";
+
+/** The row as it was before the update (the subquery's alias). */
+const old = alias(users, "old");
 
 /** A unique index refused the write (PostgreSQL 23505), whichever driver or wrapper raised it. */
 export function isUniqueViolation(err: unknown): boolean {
@@ -64,12 +68,12 @@ export function profileRepo(db: AppDatabase) {
 
     /** Sets the avatar and answers the one it replaced, in one statement (row-locked). */
     async swapAvatar(id: number, url: string): Promise<{ previous: string | null } | undefined> {
-      const [row] = await queryRows<{ previous: string | null }>(
-        db,
+      // Raw (an UPDATE … FROM a locked subquery answering the old value); typed from the schema.
+      const [row] = await selectRows(db, { previous: old.avatar }, (fields) =>
         sql`update ${users} set avatar = ${url}, updated_at = now()
-            from (select id, avatar from ${users} where id = ${id} for update) as old
-            where ${users.id} = old.id
-            returning old.avatar as previous`,
+            from (select id, avatar from ${users} where id = ${id} for update) as ${old}
+            where ${users.id} = ${old.id}
+            returning ${fields}`,
       );
       return row;
     },

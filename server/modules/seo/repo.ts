@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, asc, between, eq, sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { queryRows } from "../../db/sql.js";
+import { categories, items } from "../../db/schema/index.js";
 
 export interface SitemapRow {
   path: string;
@@ -11,23 +11,24 @@ export interface SitemapRow {
 export function seoRepo(db: AppDatabase) {
   return {
     categoryEntries(): Promise<{ diyname: string; lastmod: Date }[]> {
-      return queryRows(
-        db,
-        sql`select diyname, updated_at as lastmod from categories where enabled order by sort, id`,
-      );
+      return db
+        .select({ diyname: categories.diyname, lastmod: categories.updatedAt })
+        .from(categories)
+        .where(sql`${categories.enabled}`)
+        .orderBy(asc(categories.sort), asc(categories.id));
     },
 
     async maxItemId(): Promise<number> {
-      const [row] = await queryRows<{ max: number | null }>(db, sql`select max(id)::int as max from items`);
+      const [row] = await db.select({ max: sql<number | null>`max(${items.id})::int` }).from(items);
       return row?.max ?? 0;
     },
 
     itemsInIdRange(fromId: number, toId: number): Promise<{ id: number; lastmod: Date }[]> {
-      return queryRows(
-        db,
-        sql`select id, updated_at as lastmod from items
-            where id between ${fromId} and ${toId} and status = 'normal' order by id`,
-      );
+      return db
+        .select({ id: items.id, lastmod: items.updatedAt })
+        .from(items)
+        .where(and(between(items.id, fromId, toId), eq(items.status, "normal")))
+        .orderBy(items.id);
     },
   };
 }

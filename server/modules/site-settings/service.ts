@@ -42,7 +42,7 @@ export function siteSettingsService(db: AppDatabase, { caches, bus, audit }: { c
       const after: SiteSettings = { ...input };
       await db.transaction(async (tx) => {
         // The row is locked while we read "before", so two saves are audited in their order.
-        await tx.execute(sql`select 1 from app_settings where key = ${SITE_SETTINGS_KEY} for update`);
+        await tx.select({ key: appSettings.key }).from(appSettings).where(eq(appSettings.key, SITE_SETTINGS_KEY)).for("update");
         const before = await load(tx);
         await tx
           .insert(appSettings)

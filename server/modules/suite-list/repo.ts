@@ -1,39 +1,48 @@
-import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../../db/sql.js";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { categories, type ItemKind, items } from "../../db/schema/index.js";
+import type { LeftJoined, RowOf } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 import type { TableQuery } from "../../http/admin-table.js";
-import type { ItemKind } from "../../db/schema/index.js";
+import type { Executor } from "../catalogue-write/repo.js";
+import { i } from "./table.js";
+
+const c = alias(categories, "c");
+const seconds = (column: typeof i.createdAt) => sql<number>`extract(epoch from ${column})::int`;
+const n = sql<number>`count(*)::int`;
 
 /** One row of the suite table as selected (times as Unix seconds). */
-export interface SuiteTableRecord {
-  id: number;
-  kind: ItemKind;
-  category_id: number | null;
-  title: string;
-  cover: string | null;
-  price: number;
-  views: number;
-  comments: number;
-  createtime: number;
-  updatetime: number;
-  publishtime: number;
-  status: "normal" | "hidden";
-  channel_name: string | null;
-  channel_diyname: string | null;
-}
+const TABLE_ROW = {
+  id: i.id,
+  kind: i.kind,
+  category_id: i.categoryId,
+  title: i.title,
+  cover: i.cover,
+  price: i.price,
+  views: i.viewCount,
+  comments: i.commentCount,
+  createtime: seconds(i.createdAt),
+  updatetime: seconds(i.updatedAt),
+  publishtime: seconds(i.publishedAt),
+  status: i.status,
+  channel_name: c.name,
+  channel_diyname: c.diyname,
+};
+export type SuiteTableRecord = LeftJoined<RowOf<typeof TABLE_ROW>, "channel_name" | "channel_diyname">;
 
 /** What an audit row keeps of a deleted or re-statused suite. */
-export interface SuiteSnapshot {
-  id: number;
-  kind: ItemKind;
-  title: string;
-  categoryId: number | null;
-  status: "normal" | "hidden";
-  playUrl: string;
-  sourceSite: string;
-  sourceId: string | null;
-  publishedAt: string;
-}
+const SNAPSHOT = {
+  id: items.id,
+  kind: items.kind,
+  title: items.title,
+  categoryId: items.categoryId,
+  status: items.status,
+  playUrl: items.playUrl,
+  sourceSite: items.sourceSite,
+  sourceId: items.sourceId,
+  publishedAt: sql<string>`to_char(${items.publishedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+};
+export type SuiteSnapshot = RowOf<typeof SNAPSHOT>;
 
 export function suiteListRepo(db: AppDatabase) {
   return {
@@ -44,43 +53,43 @@ export function suiteListRepo(db: AppDatabase) {
      * (kind, published_at, id) index backwards or forwards and stops at the page.
      */
     async page(kind: ItemKind, q: TableQuery, descending: boolean): Promise<SuiteTableRecord[]> {
-      const kindOrder = descending ? sql`i.kind desc` : sql`i.kind asc`;
-      return queryRows<SuiteTableRecord>(
-        db,
-        sql`select i.id, i.kind, i.category_id, i.title, i.cover, i.price, i.view_count as views, i.comment_count as comments,
-                   extract(epoch from i.created_at)::int as createtime, extract(epoch from i.updated_at)::int as updatetime,
-                   extract(epoch from i.published_at)::int as publishtime, i.status,
-                   c.name as channel_name, c.diyname as channel_diyname
-              from items i left join categories c on c.id = i.category_id
-             where i.kind between ${kind} and ${kind} and ${q.where} order by ${kindOrder}, ${q.orderBy} limit ${q.limit} offset ${q.offset}`,
-      );
+      const kindOrder = descending ? sql`${i.kind} desc` : sql`${i.kind} asc`;
+      return db
+        .select(TABLE_ROW)
+        .from(i)
+        .leftJoin(c, eq(c.id, i.categoryId))
+        .where(and(sql`${i.kind} between ${kind} and ${kind}`, q.where))
+        .orderBy(kindOrder, q.orderBy)
+        .limit(q.limit)
+        .offset(q.offset);
     },
 
     /** How many of one kind match. */
     async count(kind: ItemKind, where: SQL): Promise<number> {
-      return (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from items i where i.kind = ${kind} and ${where}`))[0]!.n;
+      return (await db.select({ n }).from(i).where(and(eq(i.kind, kind), where)))[0]!.n;
     },
 
     /** Counts up to cap + 1 matches: a keyword that matches many suites stops early. */
     async countUpTo(kind: ItemKind, where: SQL, cap: number): Promise<number> {
-      const query = sql`select count(*)::int as n from (select 1 from items i where i.kind = ${kind} and ${where} limit ${cap + 1}) m`;
-      return (await queryRows<{ n: number }>(db, query))[0]!.n;
+      const m = db
+        .select({ one: sql`1`.as("one") })
+        .from(i)
+        .where(and(eq(i.kind, kind), where))
+        .limit(cap + 1)
+        .as("m");
+      return (await db.select({ n }).from(m))[0]!.n;
     },
 
     /** The items of `ids` that exist, as audit rows keep them. */
-    async snapshots(ids: readonly number[], tx: Pick<AppDatabase, "execute"> = db): Promise<SuiteSnapshot[]> {
+    async snapshots(ids: readonly number[], tx: Pick<Executor, "select"> = db): Promise<SuiteSnapshot[]> {
       if (ids.length === 0) return [];
-      return queryRows<SuiteSnapshot>(
-        tx,
-        sql`select id, kind, title, category_id as "categoryId", status, play_url as "playUrl", source_site as "sourceSite",
-                   source_id as "sourceId", to_char(published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "publishedAt"
-              from items where id in (${sql.join(ids.map((v) => sql`${v}`), sql`, `)}) order by id`,
-      );
+      return tx.select(SNAPSHOT).from(items).where(inArray(items.id, [...ids])).orderBy(items.id);
     },
 
     /** Every category for the table's filter (enabled or not: a disabled one still holds suites). */
     async channels(): Promise<{ id: number; name: string; parent_id: number | null; model_id: number }[]> {
-      return queryRows(db, sql`select id, name, parent_id, model_id from categories order by sort, id`);
+      const t = categories;
+      return db.select({ id: t.id, name: t.name, parent_id: t.parentId, model_id: t.modelId }).from(t).orderBy(asc(t.sort), asc(t.id));
     },
   };
 }

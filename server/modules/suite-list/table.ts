@@ -1,28 +1,33 @@
 import { type SQL, sql } from "drizzle-orm";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { items } from "../../db/schema/index.js";
 import { type AdminTableDefinition, defineAdminTable, epochOf } from "../../http/admin-table.js";
 import { likePattern } from "../search/search-text.js";
+
+/** The suite table's alias (the repository's FROM: `items i`). */
+export const i = alias(items, "i");
 
 /**
  * The suite table's columns (ADMIN-API.md: the CMS addon's archive fields), over `items i`.
  * Time columns filter as Unix seconds but sort by the timestamp, which the indexes hold.
  */
-const id = sql.raw("i.id");
-const time = (column: string) => ({ expr: epochOf(`i.${column}`), orderExpr: sql.raw(`i.${column}`), type: "time" as const, notNull: true });
+const id = i.id;
+const time = (column: AnyPgColumn) => ({ expr: epochOf(column), orderExpr: column, type: "time" as const, notNull: true });
 
 const columns = {
     id: { expr: id, type: "number", notNull: true },
-    channel_id: { expr: sql.raw("i.category_id"), type: "number" },
-    model_id: { expr: sql.raw("(case when i.kind = 'mix' then 2 else 1 end)"), type: "number", notNull: true },
-    title: { expr: sql.raw("i.title"), type: "text", notNull: true },
-    price: { expr: sql.raw("i.price"), type: "number", notNull: true },
-    views: { expr: sql.raw("i.view_count"), type: "number", notNull: true },
-    comments: { expr: sql.raw("i.comment_count"), type: "number", notNull: true },
+    channel_id: { expr: i.categoryId, type: "number" },
+    model_id: { expr: sql`(case when ${i.kind} = 'mix' then 2 else 1 end)`, type: "number", notNull: true },
+    title: { expr: i.title, type: "text", notNull: true },
+    price: { expr: i.price, type: "number", notNull: true },
+    views: { expr: i.viewCount, type: "number", notNull: true },
+    comments: { expr: i.commentCount, type: "number", notNull: true },
     // The original's manual order; we have none, so every row weighs 0 and the id decides.
-    weigh: { expr: sql.raw("0"), orderExpr: id, type: "number", notNull: true },
-    status: { expr: sql.raw("i.status"), type: "text", notNull: true },
-    createtime: time("created_at"),
-    updatetime: time("updated_at"),
-    publishtime: time("published_at"),
+    weigh: { expr: sql`0`, orderExpr: id, type: "number", notNull: true },
+    status: { expr: i.status, type: "text", notNull: true },
+    createtime: time(i.createdAt),
+    updatetime: time(i.updatedAt),
+    publishtime: time(i.publishedAt),
 } satisfies AdminTableDefinition["columns"];
 
 export const suiteTable = defineAdminTable({ columns, search: titleOrIdSearch, tieBreak: id });
@@ -37,7 +42,7 @@ export const suiteTable = defineAdminTable({ columns, search: titleOrIdSearch, t
  */
 function titleOrIdSearch(term: string): SQL {
   const prefilter = likePattern(term);
-  const title = sql`strpos(lower(i.title), ${term.toLowerCase()}) > 0`;
-  const byTitle = prefilter ? sql`(i.search_text like ${prefilter} and ${title})` : title;
-  return /^\d{1,9}$/u.test(term) ? sql`(${byTitle} or i.id = ${Number(term)})` : byTitle;
+  const title = sql`strpos(lower(${i.title}), ${term.toLowerCase()}) > 0`;
+  const byTitle = prefilter ? sql`(${i.searchText} like ${prefilter} and ${title})` : title;
+  return /^\d{1,9}$/u.test(term) ? sql`(${byTitle} or ${i.id} = ${Number(term)})` : byTitle;
 }

@@ -1,8 +1,9 @@
 import { readdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { like, sql } from "drizzle-orm";
+import { union } from "drizzle-orm/pg-core";
+import { blockItems, items } from "../../db/schema/index.js";
 import type { AppDatabase, DbLogger } from "../../db/types.js";
-import { queryRows } from "../../db/sql.js";
 
 /**
  * Uploaded files nobody uses: a cover or media file uploaded in the suite form that was never
@@ -16,11 +17,11 @@ export const ORPHAN_MIN_AGE_MS = 24 * 3600_000;
 
 /** Every `/uploads/…` address the catalogue still names (one scan: the sweep runs rarely). */
 async function namedUploads(db: AppDatabase): Promise<Set<string>> {
-  const rows = await queryRows<{ url: string }>(
-    db,
-    sql`select cover as url from items where cover like '/uploads/%'
-        union select play_url from items where play_url like '/uploads/%'
-        union select image from block_items where image like '/uploads/%'`,
+  const uploaded = "/uploads/%";
+  const rows = await union(
+    db.select({ url: sql<string>`${items.cover}` }).from(items).where(like(items.cover, uploaded)),
+    db.select({ url: items.playUrl }).from(items).where(like(items.playUrl, uploaded)),
+    db.select({ url: blockItems.image }).from(blockItems).where(like(blockItems.image, uploaded)),
   );
   return new Set(rows.map((r) => r.url));
 }

@@ -32,6 +32,7 @@ export async function stateFingerprinter(db: AppDatabase, dataDir: string, settl
   )
     .map((r) => r.name)
     .filter((n) => /^[a-z_0-9]+$/.test(n) && n !== COUNTER_TABLE);
+  // Safe raw (test only): DDL cannot take parameters; the names are a constant and tables filtered to [a-z_0-9].
   await db.execute(sql.raw(`create table if not exists ${COUNTER_TABLE} (name text primary key, rows bigint not null default 0)`));
   await db.execute(
     sql.raw(`create or replace function fuzz_count_row() returns trigger language plpgsql as $$
@@ -49,7 +50,7 @@ export async function stateFingerprinter(db: AppDatabase, dataDir: string, settl
 
   return async function fingerprint(): Promise<StateFingerprint> {
     await settle();
-    const rows = await queryRows<{ name: string; rows: string | number }>(db, sql.raw(`select name, rows from ${COUNTER_TABLE}`));
+    const rows = await queryRows<{ name: string; rows: string | number }>(db, sql`select name, rows from ${sql.identifier(COUNTER_TABLE)}`);
     return { tables: Object.fromEntries(rows.map((r) => [r.name, Number(r.rows)])), files: await filesUnder(dataDir) };
   };
 }
