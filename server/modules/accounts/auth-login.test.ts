@@ -90,13 +90,13 @@ describe.each(testEngines())("POST /api/user/login on %s", (engine) => {
     await time(user.username); // warm-up
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       known.push(await time(user.username));
       unknown.push(await time(`ghost${addressSeq}x${i}`));
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    // argon2id at 19 MiB takes tens of ms; a lookup alone takes a few.
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+    // argon2id at 19 MiB takes tens of ms; a lookup alone takes a few. The fastest of each is
+    // compared: a busy machine only ever makes a login slower (a median of four failed once in CI).
+    expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...known) * 0.5);
   });
 
   it("requires the captcha from the 5th failure: 请输入验证码, 验证码错误, and the count keeps rising", async () => {
