@@ -119,7 +119,7 @@ describe("source canaries in the back office", () => {
     const panel = page.getByTestId("dashboard-sources");
     for (const [code, state, text] of EXPECTED) {
       const cell = panel.locator(`[data-source-canary="${code}"]`);
-      await expect.poll(() => cell.getAttribute("data-canary-state"), { timeout: 10_000 }).toBe(state);
+      await expect.poll(() => cell.getAttribute("data-canary-state")).toBe(state);
       await expect.poll(() => cell.textContent()).toContain(text);
     }
     await panel.scrollIntoViewIfNeeded();
