@@ -213,7 +213,7 @@ export function createServices({
   });
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
   const captcha = captchaService(ephemeral);
-  const local = localProvider(db);
+  const local = localProvider(db, { engine: system.engine });
   // A dead site's open breaker is known to every instance (ADR 0039).
   const breakers = redis ? sharedBreakers(redis) : undefined;
   const sources = externalSearch({ directory: sourceDirectory, clock, logger, breaker: sourceBreaker, onBreaker: breakers?.publish });

@@ -1,4 +1,5 @@
 import type { AppDatabase } from "../../db/open.js";
+import type { DatabaseEngine } from "../../db/types.js";
 import { Cache } from "../../lib/cache.js";
 import { toCatalogueItem } from "../catalog/catalogue-item.js";
 import { searchRepo } from "./repo.js";
@@ -25,8 +26,16 @@ const isOneHan = (keyword: string) => /^\p{Script=Han}$/u.test(keyword);
 const capFor = (keyword: string, cap: number) => (isOneHan(keyword) ? Math.min(cap, LOCAL_SEARCH_CAP_ONE_CHAR) : cap);
 
 /** Our own catalogue (items of every source site, collected or uploaded), through the trigram index. */
-export function localProvider(db: AppDatabase, options: { cap?: number; timeoutMs?: number } = {}): SearchProvider {
+export function localProvider(
+  db: AppDatabase,
+  options: { cap?: number; timeoutMs?: number; engine?: DatabaseEngine } = {},
+): SearchProvider {
   const repo = searchRepo(db);
+  // PGlite runs queries on this thread one after another anyway; taking them one per loop turn
+  // lets the answers of the sites that arrived meanwhile be handled between them, where a
+  // burst's catalogue queries would otherwise run as one block (bench/README.md, issue 22).
+  // PostgreSQL's pool runs them side by side: only the first yield applies there.
+  const turn = options.engine === "pglite" ? oneTaskPerTurn() : (task: () => Promise<ProviderResult>) => yieldOnce().then(task);
   const maxCap = options.cap ?? LOCAL_SEARCH_CAP;
   // One number per provider, read again in the background every 10 minutes.
   const size = new Cache<number>({ name: "search-catalogue-size", maxEntries: 1, maxBytes: 1024, sizeOf: () => 8, freshMs: 10 * 60_000, staleMs: 24 * 3_600_000 });
@@ -35,33 +44,45 @@ export function localProvider(db: AppDatabase, options: { cap?: number; timeoutM
     name: "本站",
     timeoutMs: options.timeoutMs ?? 5_000,
     serves: () => true,
-    async search(q: ProviderQuery): Promise<ProviderResult> {
-      // The catalogue's query runs on this thread (PGlite) for ~2-4 ms: yield first, so that the
-      // searches already read are dispatched to their sites before the catalogue queries of a
-      // burst run one after another (bench/README.md, issue 22: the last of 16 asked them ~120 ms late).
-      await new Promise((resolve) => setImmediate(resolve));
-      const pattern = likePattern(q.keyword);
-      if (pattern === null) return { list: [], total: 0 };
-      const keyword = normalize(q.keyword);
-      const cap = capFor(keyword, maxCap);
-      const offset = (q.page - 1) * q.pageSize;
-      if (offset >= cap) return { list: [], total: cap, capped: true };
-      const { rows, total } = await repo.search({
-        pattern,
-        keyword,
-        playtype: q.type,
-        site: q.channel,
-        kind: q.kind,
-        // Pages end at the cap: the hit past it only tells that there are more.
-        limit: Math.min(q.pageSize, cap - offset),
-        offset,
-        cap,
-        // No trigram narrows one character: its hits are read by walking the items.
-        walkInIdOrder: isOneHan(keyword),
-        sampleFirst: (await size.get("", () => repo.approximateSize())) >= SAMPLE_FROM_ITEMS,
-      });
-      const capped = total > cap;
-      return { list: rows.map(toCatalogueItem), total: capped ? cap : total, capped, ranked: true };
-    },
+    // The catalogue's query runs after a yield, so that the searches already read are dispatched
+    // to their sites first (bench/README.md, issue 22: the last of 16 asked them ~120 ms late).
+    search: (q) => turn(() => searchNow(q)),
+  };
+
+  async function searchNow(q: ProviderQuery): Promise<ProviderResult> {
+    const pattern = likePattern(q.keyword);
+    if (pattern === null) return { list: [], total: 0 };
+    const keyword = normalize(q.keyword);
+    const cap = capFor(keyword, maxCap);
+    const offset = (q.page - 1) * q.pageSize;
+    if (offset >= cap) return { list: [], total: cap, capped: true };
+    const { rows, total } = await repo.search({
+      pattern,
+      keyword,
+      playtype: q.type,
+      site: q.channel,
+      kind: q.kind,
+      // Pages end at the cap: the hit past it only tells that there are more.
+      limit: Math.min(q.pageSize, cap - offset),
+      offset,
+      cap,
+      // No trigram narrows one character: its hits are read by walking the items.
+      walkInIdOrder: isOneHan(keyword),
+      sampleFirst: (await size.get("", () => repo.approximateSize())) >= SAMPLE_FROM_ITEMS,
+    });
+    const capped = total > cap;
+    return { list: rows.map(toCatalogueItem), total: capped ? cap : total, capped, ranked: true };
+  }
+}
+
+const yieldOnce = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Runs the tasks given to it one after another, each starting in a loop turn of its own. */
+export function oneTaskPerTurn() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const run = tail.then(yieldOnce).then(task);
+    tail = run.catch(() => undefined);
+    return run;
   };
 }
