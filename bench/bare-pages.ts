@@ -1,21 +1,24 @@
 /**
- * The reference of bench/pages.ts: bare Fastify (no hooks, no plugins) sending the very gzip
- * bytes the app sent for each path, from a Map. Forked by bench/pages.ts, which sends
- * `{ pages: [path, base64 gzip, status][] }` and gets `{ port }` back.
+ * The reference of bench/pages.ts: bare Fastify (no hooks, no plugins) sending the very bytes
+ * the app sent for each path (gzip, or plain where the app did not compress), from a Map. Forked
+ * by bench/pages.ts, which sends `{ pages: [path, base64 body, status, type, encoding?][] }` and
+ * gets `{ port }` back.
  */
 import Fastify from "fastify";
 
 const app = Fastify({ logger: false });
-const pages = new Map<string, { body: Buffer; status: number }>();
+const pages = new Map<string, { body: Buffer; status: number; type: string; encoding?: string }>();
 app.get("/*", (request, reply) => {
   const page = pages.get(request.url);
   if (!page) return reply.code(599).send();
-  return reply.code(page.status).type("text/html; charset=utf-8").header("content-encoding", "gzip").send(page.body);
+  reply.code(page.status).type(page.type);
+  if (page.encoding) reply.header("content-encoding", page.encoding);
+  return reply.send(page.body);
 });
 
 process.once("message", async (message) => {
-  for (const [path, base64, status] of (message as { pages: [string, string, number][] }).pages) {
-    pages.set(path, { body: Buffer.from(base64, "base64"), status });
+  for (const [path, base64, status, type, encoding] of (message as { pages: [string, string, number, string, string?][] }).pages) {
+    pages.set(path, { body: Buffer.from(base64, "base64"), status, type, encoding });
   }
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();

@@ -1,6 +1,7 @@
 import type autocannon from "autocannon";
 import { fork } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchTarget } from "./serve.js";
 import { serveCommand } from "../scripts/cluster/stack.js";
@@ -37,6 +38,8 @@ export interface BenchServerOptions {
 /** Forks bench/serve.ts with `args` and resolves once it listens, with what it serves. */
 export async function startBenchServer(args: string[], options: BenchServerOptions = {}): Promise<BenchServer> {
   const serve = options.asServe ? serveCommand() : { env: {}, args: [] };
+  // The log's directory (DATA_DIR) may not exist yet: serve.ts creates the database in it later.
+  if (options.stdoutFile) mkdirSync(path.dirname(options.stdoutFile), { recursive: true });
   const out = options.stdoutFile ? openSync(options.stdoutFile, "w") : undefined;
   const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), args, {
     // serve's node flags, without its script (build/node/main.js).

@@ -26,6 +26,7 @@
  * items, which the background pre-render (ADR 0038) renders after start; the sets above draw
  * random ids no pre-render could guess. `--cold-wait S` waits S seconds after the server
  * answers before the start's bursts (default 0: right after it); `--cold-only` stops after them.
+ * `--profile dir`: the server runs with `--cpu-prof` and writes its profile there on exit.
  */
 import { fork } from "node:child_process";
 import { createServer, request } from "node:http";
@@ -48,6 +49,8 @@ const { values } = parseArgs({
     "most-played": { type: "string", default: "200" },
     "cold-wait": { type: "string", default: "0" },
     "cold-only": { type: "boolean", default: false },
+    // The server runs with --cpu-prof and writes its profile into this directory on exit.
+    profile: { type: "string" },
   },
 });
 const connections = Number(values.connections);
@@ -60,6 +63,7 @@ const ENCODING = "gzip";
 const server = await startBenchServer(["--suites", values.suites, "--plays", values.plays, "--web", "--admin", "--log"], {
   asServe: true,
   stdoutFile: path.join(process.env.DATA_DIR ?? os.tmpdir(), "server-pages.log"),
+  env: values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(values.profile)}` } : {},
 });
 const { base, target } = server;
 const sortPages = Number(values["sort-pages"]);
@@ -111,27 +115,34 @@ async function burst(set: PageSet): Promise<string> {
   return `${Math.round(times[Math.ceil(times.length * 0.99) - 1]!)} (max ${Math.round(times.at(-1)!)}, n ${times.length})`;
 }
 
-/** Asks for every path once, 8 at a time; keeps the gzip bytes the app sent (for the bare server). */
-async function askEach(paths: string[], bytes: Map<string, [string, number]>) {
+/** What the app sent for a path, as the bare server sends it again: body (base64), status, type, encoding. */
+type SentAnswer = [string, number, string, string | undefined];
+
+/** Asks for every path once, 8 at a time; keeps the bytes the app sent (for the bare server). */
+async function askEach(paths: string[], bytes: Map<string, SentAnswer>) {
   let next = 0;
   const worker = async () => {
     while (next < paths.length) {
       const path = paths[next++]!;
-      bytes.set(path, await rawGzip(path));
+      bytes.set(path, await rawAnswer(path));
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
-/** The app's gzip bytes of a path, undecoded (node:http, since fetch decodes). */
-async function rawGzip(path: string): Promise<[string, number]> {
+/**
+ * The app's bytes of a path, undecoded (node:http, since fetch decodes): gzip, or as they are
+ * where the app does not compress (an API answer under the compression threshold).
+ */
+async function rawAnswer(path: string): Promise<SentAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(base + path, { headers: headers() }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
-        if (res.headers["content-encoding"] !== "gzip") reject(new Error(`${path}: not gzip`));
-        else resolve([Buffer.concat(chunks).toString("base64"), res.statusCode ?? 0]);
+        const encoding = res.headers["content-encoding"];
+        if (encoding !== undefined && encoding !== "gzip") reject(new Error(`${path}: sent as ${encoding}`));
+        else resolve([Buffer.concat(chunks).toString("base64"), res.statusCode ?? 0, res.headers["content-type"] ?? "text/html; charset=utf-8", encoding]);
       });
     });
     req.on("error", reject);
@@ -187,18 +198,18 @@ try {
   console.log(`cold after start: ${connections} requests at once per row, ${values["cold-wait"]} s after the server answered; load ${os.loadavg()[0].toFixed(2)} after them`);
   if (values["cold-only"]) throw COLD_ONLY;
 
-  const bytes = new Map<string, [string, number]>();
+  const bytes = new Map<string, SentAnswer>();
   for (const set of sets) {
     const started = performance.now();
     await askEach(set.all, bytes);
     console.log(`${set.name}: asked each of ${set.all.length} once in ${Math.round(performance.now() - started)} ms`);
   }
-  bare.send({ pages: [...bytes].map(([path, [base64, status]]) => [path, base64, status]) });
+  bare.send({ pages: [...bytes].map(([path, answer]) => [path, ...answer]) });
   const barePort = await new Promise<number>((resolve) => bare.once("message", (m) => resolve((m as { port: number }).port)));
   const bareBase = `http://127.0.0.1:${barePort}`;
 
   for (const set of sets) {
-    const gzipKb = (Buffer.from(bytes.get(set.all[0]!)![0], "base64").length / 1024).toFixed(1);
+    const sentKb = (Buffer.from(bytes.get(set.all[0]!)![0], "base64").length / 1024).toFixed(1);
     // The previous set's change event dropped every kept page: the warm run starts warm.
     await askEach(set.all, new Map());
     await run(base, set, 2); // JIT, connections
@@ -218,7 +229,7 @@ try {
     const [appP99, refP99] = [app, ref].map((results) => median(results.map((r) => r.p99)));
     rows.push({
       page: set.name,
-      "gzip KB": gzipKb,
+      "sent KB": sentKb,
       "app req/s": Math.round(appRate!),
       "app p50/p99": `${median(app.map((r) => r.p50))} / ${appP99}`,
       "bare req/s": Math.round(refRate!),
