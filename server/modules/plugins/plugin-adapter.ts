@@ -101,6 +101,7 @@ export function pluginAdapter({ code, name, homepage, caller, capabilities }: Pl
       if (err instanceof SourceError) throw err;
       if (!(err instanceof PluginCallError)) throw new SourceError(code, signal?.aborted ? "timeout" : "plugin", err instanceof Error ? err.message : String(err));
       if (err.kind === "timeout") throw new SourceError(code, "timeout", err.message);
+      if (err.kind === "busy") throw new SourceError(code, "busy", err.message);
       const status = /status code (\d{3})/u.exec(err.message)?.[1];
       if (status === "403" || status === "429") throw new SourceError(code, "blocked", err.message, Number(status));
       if (status === "404") throw new SourceError(code, "not_found", err.message, 404);

@@ -37,6 +37,7 @@ const LIMIT_TEXT: Record<SandboxFailureKind, string> = {
   plugin: "运行出错",
   missing: "缺少方法",
   invalid: "返回无效结果",
+  busy: "沙箱繁忙，调用未开始",
 };
 
 /**

@@ -34,6 +34,21 @@ describe("source health", () => {
     expect(b.list()[0]!.state).toBe("closed");
   });
 
+  it("learns nothing from a call that never reached the site (our queue was busy), and frees its probe", () => {
+    const { b, advance } = board(2, 1_000);
+    const h = b.track("plugin-site", "插件站");
+    h.failed(1, failure);
+    h.notAsked();
+    h.notAsked();
+    expect(b.list()[0]).toMatchObject({ state: "closed", calls: 1, failures: 1, consecutiveFailures: 1 });
+    h.failed(1, failure);
+    advance(1_000);
+    expect(h.admit()).toBe(true); // the probe…
+    h.notAsked(); // …never reached the site
+    expect(b.list()[0]).toMatchObject({ state: "half-open", calls: 2, failures: 2 });
+    expect(h.admit()).toBe(true); // another probe may go
+  });
+
   it("opens, lets one probe through after the cool-down, reopens on its failure and closes on success", () => {
     const { b, lines, advance } = board(2, 1_000);
     const h = b.track("djuu", "DJUU");

@@ -65,6 +65,11 @@ export interface SourceHealth {
   admit(): boolean;
   succeeded(latencyMs: number): void;
   failed(latencyMs: number, failure: CallFailure): void;
+  /**
+   * An admitted call that never reached the site (our own queue had no time for it, e.g. a busy
+   * plugin sandbox): nothing is learned about the site; a half-open probe it held may go again.
+   */
+  notAsked(): void;
   snapshot(): SourceHealthSnapshot;
   /** The shown name changed (an admin renamed the site). */
   rename(name: string): void;
@@ -151,6 +156,9 @@ function sourceHealth(code: string, shownName: string, options: Settings): Sourc
       lastError = { ...failure, at: new Date(now()).toISOString() };
       if (state === "half-open") open("probe failed");
       else if (state === "closed" && consecutiveFailures >= failureThreshold) open(`${consecutiveFailures} consecutive failures`);
+    },
+    notAsked() {
+      if (state === "half-open") probing = false;
     },
     rename(next) {
       name = next;

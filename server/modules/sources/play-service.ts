@@ -107,6 +107,7 @@ export function sourcePlayService(directory: SourceDirectory, { now = Date.now, 
         const answered = error instanceof SourceError && (error.kind === "expired" || error.kind === "not_found");
         // The site answered "no such address": it is up. Anything else counts against it.
         if (answered) tracked?.succeeded(performance.now() - started);
+        else if (error instanceof SourceError && error.kind === "busy") tracked?.notAsked();
         else tracked?.failed(performance.now() - started, describeFailure(error, signal));
         if (error instanceof SourceError && error.kind === "expired") return { kind: "gone", status: 410 };
         if (error instanceof SourceError && error.kind === "not_found") return { kind: "gone", status: 404 };

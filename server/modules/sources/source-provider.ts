@@ -118,7 +118,8 @@ export function sourceProvider(entry: SourceAdapterEntry, health: SourceHealth):
           capped: page.total === undefined && (page.hasMore || q.page > 1),
         };
       } catch (err) {
-        health.failed(performance.now() - started, describeFailure(err, signal.aborted));
+        if (err instanceof SourceError && err.kind === "busy") health.notAsked();
+        else health.failed(performance.now() - started, describeFailure(err, signal.aborted));
         throw err;
       }
     },

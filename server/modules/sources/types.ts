@@ -80,7 +80,8 @@ export type SourceErrorKind =
   | "expired" // a media address that no longer resolves
   | "not_found"
   | "forbidden_address" // SSRF guard: a private/loopback address or an unconfigured host
-  | "plugin"; // a plugin failed in its sandbox (threw, ran past its CPU, memory or time)
+  | "plugin" // a plugin failed in its sandbox (threw, ran past its CPU, memory or time)
+  | "busy"; // our own queue had no time for the call (the plugin sandbox): the site was never asked
 
 export class SourceError extends Error {
   constructor(

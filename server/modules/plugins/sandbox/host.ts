@@ -40,6 +40,8 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   instance: string;
+  /** A call the worker said it began (its plugin's code ran). */
+  started?: boolean;
   /** A call queued behind another on a worker that was lost: sent once more to a fresh worker. */
   retry?(): void;
 }
@@ -99,6 +101,11 @@ export class PluginSandbox {
         return this.settle(slot, message.id, message.value);
       case "memory":
         return this.settle(slot, message.id, message.instances);
+      case "started": {
+        const pending = slot.pending.get(message.id);
+        if (pending) pending.started = true;
+        return;
+      }
       case "failed": {
         const pending = slot.pending.get(message.id);
         slot.pending.delete(message.id);
@@ -151,20 +158,33 @@ export class PluginSandbox {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
       };
-      const onAbort = () => {
-        slot.pending.delete(message.id);
-        done();
-        reject(signal!.reason instanceof Error ? signal!.reason : new PluginCallError("timeout", "call aborted"));
-      };
-      slot.pending.set(message.id, {
+      const pending: Pending = {
         instance,
         resolve: (value) => (done(), resolve(value as T)),
         reject: (error) => (done(), reject(error)),
         ...(retry ? { retry: () => (done(), retry().then(resolve, reject)) } : {}),
-      });
-      timer = setTimeout(() => {
+      };
+      /**
+       * Gives up on the call. One the worker never began (it was busy with others) is dropped
+       * there and fails as "busy": our queue, neither the plugin's fault nor its site's.
+       */
+      const giveUp = (): boolean => {
         slot.pending.delete(message.id);
         done();
+        if (message.type === "call" && !pending.started) slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
+        return message.type === "call" && !pending.started;
+      };
+      const onAbort = () => {
+        if (giveUp()) return reject(new PluginCallError("busy", "call given up before the sandbox began it"));
+        reject(signal!.reason instanceof Error ? signal!.reason : new PluginCallError("timeout", "call aborted"));
+      };
+      slot.pending.set(message.id, pending);
+      timer = setTimeout(() => {
+        if (giveUp()) {
+          reject(new PluginCallError("busy", `the sandbox did not begin the call within ${timeoutMs} ms`));
+          // So long a wait may also be a worker stuck outside every limit: check it answers.
+          return void this.probe(slot);
+        }
         if (instance) this.options.onViolation?.(instance, "timeout", `call did not settle within ${timeoutMs} ms`);
         reject(new PluginCallError("timeout", `plugin did not answer within ${timeoutMs} ms`));
         // A call that never settles may be a worker stuck outside every limit: check it answers.

@@ -10,7 +10,8 @@ export type SandboxFailureKind =
   | "plugin" // the plugin threw (an Error or any other value)
   | "missing" // the plugin has no such method
   | "invalid" // the plugin's code or answer is unusable
-  | "crash"; // the worker died or the instance was reset under the call
+  | "crash" // the worker died or the instance was reset under the call
+  | "busy"; // the call's time ran out before the worker started it: our queue, not the plugin
 
 export interface SandboxLimits {
   /** QuickJS heap of one plugin. */
@@ -55,12 +56,16 @@ export interface FetchAnswer {
 export type ToWorker =
   | { type: "load"; id: number; instance: string; code: string; variables: Record<string, string>; limits: SandboxLimits }
   | { type: "call"; id: number; instance: string; method: string; args: unknown[] }
+  /** The server gave up on a call that had not started: the worker drops it. */
+  | { type: "cancel"; id: number }
   | { type: "unload"; instance: string }
   | { type: "fetched"; fetchId: number; answer: FetchAnswer }
   | { type: "memory"; id: number };
 
 export type FromWorker =
   | { type: "loaded"; id: number; exports: Record<string, unknown>; heapBytes: number }
+  /** The worker begins the call (the plugin's code runs from now on). */
+  | { type: "started"; id: number }
   | { type: "result"; id: number; value: unknown }
   | { type: "failed"; id: number; kind: SandboxFailureKind; message: string }
   | { type: "fetch"; fetchId: number; instance: string; request: GuestFetchRequest }

@@ -36,6 +36,8 @@ interface Entry {
 }
 const instances = new Map<string, Entry>();
 const fetches = new Map<number, (answer: FetchAnswer) => void>();
+/** Calls the server gave up on before they started (a `cancel` that came while they waited). */
+const cancelled = new Set<number>();
 let nextFetch = 1;
 const send = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer ?? []);
 
@@ -93,6 +95,27 @@ function reset(name: string, failure: SandboxFailure, report: boolean): Promise<
   return kept.resetting;
 }
 
+/**
+ * Calls begin one per loop turn, in the order they came: between two beginnings this thread
+ * reads its messages, so a call whose time ran out while others held the thread (the server
+ * sent its `cancel`) is dropped instead of run late for nobody.
+ */
+const toBegin: Extract<ToWorker, { type: "call" }>[] = [];
+let beginScheduled = false;
+function queueCall(message: Extract<ToWorker, { type: "call" }>): void {
+  toBegin.push(message);
+  if (!beginScheduled) {
+    beginScheduled = true;
+    setImmediate(beginNext);
+  }
+}
+function beginNext(): void {
+  const message = toBegin.shift();
+  if (toBegin.length > 0) setImmediate(beginNext);
+  else beginScheduled = false;
+  if (message && !cancelled.delete(message.id)) void call(message);
+}
+
 async function call(message: Extract<ToWorker, { type: "call" }>): Promise<void> {
   let kept = instances.get(message.instance);
   if (kept?.resetting) {
@@ -100,6 +123,8 @@ async function call(message: Extract<ToWorker, { type: "call" }>): Promise<void>
     kept = instances.get(message.instance);
   }
   if (!kept) return send({ type: "failed", id: message.id, kind: "crash", message: "plugin is not loaded" });
+  if (cancelled.delete(message.id)) return;
+  send({ type: "started", id: message.id });
   try {
     const value = await kept.instance.call(message.method, message.args);
     send({ type: "result", id: message.id, value });
@@ -108,6 +133,9 @@ async function call(message: Extract<ToWorker, { type: "call" }>): Promise<void>
     send({ type: "failed", id: message.id, kind: failure.kind, message: failure.message });
     // Past a limit the engine's state is not to be trusted: the next call meets a fresh one.
     if (failure.kind === "cpu" || failure.kind === "memory") void reset(message.instance, failure, false);
+  } finally {
+    // A `cancel` that crossed the `started` message is of no use any more.
+    cancelled.delete(message.id);
   }
 }
 
@@ -117,7 +145,10 @@ port.on("message", (message: ToWorker) => {
       void load(message);
       break;
     case "call":
-      void call(message);
+      queueCall(message);
+      break;
+    case "cancel":
+      cancelled.add(message.id);
       break;
     case "unload":
       instances.get(message.instance)?.instance.dispose();

@@ -32,7 +32,8 @@ export function classify(error: unknown, answers: readonly SeenAnswer[]): Exclud
   if (answers.some(isChallenge)) return "blocked";
   if (error instanceof SourceError) {
     if (error.kind === "blocked") return "blocked";
-    if (error.kind === "network" || error.kind === "timeout") return "outage";
+    // "busy": the plugin sandbox had no time for the check before its time ran out; as a timeout.
+    if (error.kind === "network" || error.kind === "timeout" || error.kind === "busy") return "outage";
     if (error.kind === "http" && (error.status ?? 0) >= 500) return "outage";
   }
   const last = answers.at(-1);
