@@ -70,7 +70,7 @@ export const BLOCK_ITEM_NAME_MAX = 50;
 export const BLOCK_URL_MAX = 500;
 export const BLOCK_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** A link: absolute http(s), or a path of this site (never javascript: or //host). */
-export const BLOCK_URL_PATTERN = /^(https?:\/\/[^\s]+|\/(?!\/)[^\s]*)$/u;
+export const BLOCK_URL_PATTERN = /^(https?:\/\/[^\s\\]+|\/(?![/\\])[^\s\\]*)$/u;
 
 export const siteSettingsTexts = {
   titleRequired: "请输入站点标题",

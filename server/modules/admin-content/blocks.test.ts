@@ -118,6 +118,8 @@ describe.each(testEngines())("admin blocks on %s", (engine) => {
       [`/api/pandaadmin/block/${ids.focus}/items`, "POST", { name: "", url: "/", image }, "请输入名称"],
       [`/api/pandaadmin/block/${ids.focus}/items`, "POST", { name: "甲", url: "javascript:alert(1)", image }, "链接地址必须以 http://、https:// 或 / 开头"],
       [`/api/pandaadmin/block/${ids.focus}/items`, "POST", { name: "甲", url: "//evil.example/", image }, "链接地址必须以 http://、https:// 或 / 开头"],
+      // A browser reads a backslash as a slash: /\evil.example/x would leave the site.
+      [`/api/pandaadmin/block/${ids.focus}/items`, "POST", { name: "甲", url: "/\\evil.example/x", image }, "链接地址必须以 http://、https:// 或 / 开头"],
       [`/api/pandaadmin/block/${ids.focus}/items`, "POST", { name: "甲", url: "/", image: "" }, "请上传图片"],
       [`/api/pandaadmin/block/${ids.focus}/items`, "POST", { name: "甲", url: "/", image: "data:image/png;base64,AA" }, "图片地址无效，请重新上传"],
       [`/api/pandaadmin/block-item/${ids.item}`, "PUT", { sort: "x" }, "排序必须是不小于 0 的整数"],
@@ -142,6 +144,15 @@ describe.each(testEngines())("admin blocks on %s", (engine) => {
     expect((await home()).data.indexfocus).toEqual([]);
     await call("PUT", `/api/pandaadmin/block/${ids.focus}`, { status: true });
     expect((await home()).data.indexfocus).toHaveLength(1);
+  });
+
+  it("shows a link saved before the rule as the site's own, never off the site", async () => {
+    await t.database.db.update(blockItems).set({ url: "/\\evil.example/x" }).where(eq(blockItems.id, ids.item));
+    // Any change of the block drops the kept home answer.
+    await call("PUT", `/api/pandaadmin/block/${ids.focus}`, { name: "首页焦点图" });
+    expect((await home()).data.indexfocus[0]).toMatchObject({ name: "周末狂欢", url: "/" });
+    await call("PUT", `/api/pandaadmin/block-item/${ids.item}`, { url: "https://example.com/party" });
+    expect((await home()).data.indexfocus[0]).toMatchObject({ url: "https://example.com/party" });
   });
 
   it("deletes an item (its uploaded picture too) and a block, audited", async () => {

@@ -1,5 +1,6 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { type CategoryLatest, HOME_LIMITS, type HomeData } from "@contracts/home";
+import { BLOCK_URL_PATTERN } from "@contracts/admin-content-texts";
 import { categoryPath } from "@contracts/paths";
 import type { AppDatabase } from "../../db/open.js";
 import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
@@ -110,7 +111,10 @@ export function homeService(
       charts.chartSide(),
       settings.get(),
     ]);
-    const block = (position: string) => blocks.filter((b) => b.position === position).map(({ name, url, image }) => ({ name, url, image }));
+    // A row saved before the link rule was tightened (a backslash reads as a slash: off the site)
+    // is shown as the home page's own link, not followed.
+    const block = (position: string) =>
+      blocks.filter((b) => b.position === position).map(({ name, url, image }) => ({ name, url: BLOCK_URL_PATTERN.test(url) ? url : "/", image }));
     return {
       // The site settings of the back office (ADR 0030); a save drops this page (event `settings`).
       title: site.title,

@@ -29,6 +29,11 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ["::", 96], // unspecified, loopback (::1), IPv4-compatible
+  // Transition forms that carry an IPv4 address a relay would reach (127.0.0.1 as 2002:7f00:1::):
+  // refused whole, as no DJ site is served from one.
+  ["2002::", 16], // 6to4
+  ["2001::", 32], // Teredo (server and client IPv4 inside)
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215)
   ["100::", 64], // discard
   ["2001:db8::", 32], // documentation
   ["fc00::", 7], // unique-local

@@ -39,6 +39,8 @@ describe("address guard", () => {
     "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1",
     "0.0.0.0", "224.0.0.1", "255.255.255.255", "::", "::1", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1",
     "::ffff:127.0.0.1", "::ffff:10.0.0.1", "0:0:0:0:0:ffff:a9fe:a9fe", "64:ff9b::192.168.0.1", "not-an-address",
+    // IPv4 inside IPv6 transition forms: 6to4 of 127.0.0.1 and of a public address, Teredo, local-use NAT64, IPv4-compatible.
+    "2002:7f00:1::", "2002:808:808::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "64:ff9b:1::a00:1", "::127.0.0.1", "::10.0.0.1",
   ])("refuses %s", (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
