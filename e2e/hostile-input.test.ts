@@ -103,6 +103,19 @@ describe("odd page paths and Host headers", () => {
   });
 });
 
+describe("line and paragraph separators in an address", () => {
+  it("a path beginning with U+2028 or U+2029 is the 404 page, logged below error level", async () => {
+    const errorsBefore = log.errors().length;
+    for (const path of ["/%E2%80%A8", "/%E2%80%A8x/y", "/%E2%80%A9.html", "/sort/%E2%80%A8"]) {
+      const res = await rawGet(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body, path).toContain('<html lang="zh-CN">');
+      expectPageHeaders(res.head);
+    }
+    expect(log.errors().slice(errorsBefore)).toEqual([]);
+  });
+});
+
 describe("visitor cookie on pages", () => {
   it("is issued signed by the suite page, Secure behind HTTPS, and read the same way by the API", async () => {
     const page = await t.app.inject({ url: `/sutie/${suiteId}.html`, headers: { "x-forwarded-proto": "https" }, remoteAddress: "127.0.0.1" });

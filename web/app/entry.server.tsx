@@ -20,6 +20,9 @@ export const streamTimeout = 5_000;
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  // An address no route matches (a path whose characters the splat route's pattern does not take,
+  // such as U+2028) is the 404 page, not a failure: its status is in the request's log line.
+  if (isRouteErrorResponse(error) && error.status === 404) return;
   // React Router wraps some internal errors in an error response: log what is inside.
   const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
   logError(context as RouterContextProvider | undefined, inner ?? error);
