@@ -35,14 +35,17 @@ export type LoginResult = z.infer<typeof loginResultSchema>;
 /** Success carries the token; a failure carries only `iscaptcha` (or null for bad input). */
 export const loginAnswerDataSchema = z.union([loginResultSchema, loginStateSchema, z.null()]);
 
-/** `POST /api/user/register`; the captcha is always required. */
+/**
+ * `POST /api/user/register`: the spec's `username, email, password, captcha` (the captcha always
+ * required). The confirmation is the form's concern; a client that sends `confirm` has it checked.
+ */
 export const registerRequestSchema = z
   .object({
     username: usernameField,
     email: emailField,
     password: registerPasswordField,
-    confirm: registerConfirmField,
+    confirm: registerConfirmField.optional(),
     captcha: captchaField,
   })
-  .refine((body) => body.password === body.confirm, { error: fieldMessages.registerConfirmMismatch, path: ["confirm"] });
+  .refine((body) => body.confirm === undefined || body.password === body.confirm, { error: fieldMessages.registerConfirmMismatch, path: ["confirm"] });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;

@@ -55,6 +55,13 @@ describe.each(testEngines())("POST /api/user/register on %s", (engine) => {
     expect(login.json()).toMatchObject({ code: 1, data: { user: { username: username.trim() } } });
   });
 
+  it("registers with the spec's fields alone (the confirmation is the form's)", async () => {
+    const username = uniqueName("spec_call");
+    const res = await register({ username, email: `${username}@example.cn`, password: "secret1", confirm: undefined });
+    expect(res.json()).toMatchObject({ code: 1, msg: "注册成功，请登录" });
+    expect(await rowsNamed(username)).toHaveLength(1);
+  });
+
   it("refuses a username or email taken in another letter case or with spaces around", async () => {
     const first = valid();
     expect((await register(first)).json().code).toBe(1);
