@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { authMessages, CAPTCHA_THRESHOLD } from "@contracts/auth";
+import { authMessages } from "@contracts/auth";
 import type { LoginRequest, LoginResult, RegisterRequest } from "@contracts/auth-schemas";
 import type { AppDatabase } from "../../db/open.js";
 import { AppError } from "../../errors.js";
 import type { EphemeralStore } from "../../lib/ephemeral-store.js";
 import type { CaptchaService } from "./captcha.js";
-import { addressKey, loginThrottle } from "./login-throttle.js";
+import { addressKey, loginGate, loginThrottle } from "./login-throttle.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { type SessionService, toSessionUser } from "./session-service.js";
 import { userRepo } from "./user-repo.js";
@@ -28,7 +28,8 @@ const loginRefusal = (status: number, msg: string, failures: number) => new AppE
 /**
  * Login and registration of site members (issue 10). Failures count per account and per
  * address (login-throttle.ts); from the 5th the captcha is required, from the 20th of an account
- * (100th of an address) in 15 minutes the account (address) is locked for 15 minutes. A refusal
+ * at one address (100th of an address) in 15 minutes that pair (address) is locked for 15 minutes
+ * to attempts without a solved captcha (loginGate). A refusal
  * never says whether the account exists: unknown accounts count, lock and take as long
  * (a password check against a dummy hash) as known ones.
  */
@@ -45,28 +46,20 @@ export function authService(db: AppDatabase, deps: { sessions: SessionService; c
     /** Refusals are AppErrors whose data is `{ iscaptcha }`. */
     async login(input: LoginRequest, client: ClientMeta): Promise<LoginResult> {
       const account = input.account.trim().toLowerCase();
-      const before = await throttle.counts(account, client.ip);
-      if (before.locked) throw loginRefusal(429, authMessages.loginLocked, before.failures);
-
-      const refuse = async (msg: string) => {
-        const after = await throttle.fail(account, client.ip);
-        return after.locked ? loginRefusal(429, authMessages.loginLocked, after.failures) : loginRefusal(401, msg, after.failures);
-      };
-
-      // The captcha comes first: without it nothing (no password hashing) is spent on a guess.
-      if (before.failures >= CAPTCHA_THRESHOLD) {
-        const answer = input.captcha?.trim();
-        if (!answer) throw await refuse(authMessages.captchaRequired);
-        if (!(await deps.captcha.verify(client.captchaId, answer))) throw await refuse(authMessages.captchaWrong);
-      }
+      const gate = await loginGate(throttle, {
+        account,
+        ip: client.ip,
+        captcha: input.captcha,
+        verifyCaptcha: (answer) => deps.captcha.verify(client.captchaId, answer),
+      });
 
       const user = await repo.findByAccount(account);
       const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummy()), input.password);
-      if (!user || !passwordOk) throw await refuse(authMessages.loginFailed);
+      if (!user || !passwordOk) throw await gate.refuse(authMessages.loginFailed);
       // Only someone who knows the password learns that the account is disabled.
-      if (user.status !== 1) throw loginRefusal(403, authMessages.accountDisabled, before.failures);
+      if (user.status !== 1) throw loginRefusal(403, authMessages.accountDisabled, gate.before.failures);
 
-      await throttle.succeed(account);
+      await gate.succeed();
       const token = await deps.sessions.createUserSession(user.id, { ip: client.ip, userAgent: client.userAgent });
       await repo.recordLogin({ userId: user.id, ip: client.ip, userAgent: client.userAgent });
       return { token, user: toSessionUser(user), iscaptcha: 0 };

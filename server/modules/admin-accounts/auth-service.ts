@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { adminMessages } from "@contracts/accounts";
 import { ADMIN_AUDIT_ACTIONS, adminAccountMessages as m, type AdminLoginRequest, type AdminLoginResult, type AdminOwnPassword } from "@contracts/admin-accounts";
-import { authMessages, CAPTCHA_THRESHOLD } from "@contracts/auth";
 import type { AppDatabase } from "../../db/types.js";
 import { AppError, badRequest } from "../../errors.js";
 import type { EphemeralStore } from "../../lib/ephemeral-store.js";
 import type { Clock } from "../../lib/clock.js";
 import type { ClientMeta } from "../accounts/auth-service.js";
 import type { CaptchaService } from "../accounts/captcha.js";
-import { loginThrottle } from "../accounts/login-throttle.js";
+import { loginGate, loginThrottle } from "../accounts/login-throttle.js";
 import { hashPassword, verifyPassword } from "../accounts/passwords.js";
 import { hashToken, type SessionService, toSessionAdmin } from "../accounts/session-service.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
@@ -38,31 +37,24 @@ export function adminAuthService(
     /** Refusals are AppErrors whose data is `{ iscaptcha }`. */
     async login(input: AdminLoginRequest, client: ClientMeta): Promise<AdminLoginResult> {
       const account = input.username.trim().toLowerCase();
-      const before = await throttle.counts(account, client.ip);
-      if (before.locked) throw refusal(429, authMessages.loginLocked, before.failures);
-      const refuse = async (msg: string) => {
-        const after = await throttle.fail(account, client.ip);
-        return after.locked ? refusal(429, authMessages.loginLocked, after.failures) : refusal(401, msg, after.failures);
-      };
-
-      // The captcha first: a guess without it costs no hashing.
-      if (before.failures >= CAPTCHA_THRESHOLD) {
-        const answer = input.captcha?.trim();
-        if (!answer) throw await refuse(authMessages.captchaRequired);
-        if (!(await deps.captcha.verify(client.captchaId, answer))) throw await refuse(authMessages.captchaWrong);
-      }
+      const gate = await loginGate(throttle, {
+        account,
+        ip: client.ip,
+        captcha: input.captcha,
+        verifyCaptcha: (answer) => deps.captcha.verify(client.captchaId, answer),
+      });
 
       const admin = await repo.findByUsername(account);
       const passwordOk = await verifyPassword(admin?.passwordHash ?? (await dummy()), input.password);
       if (!admin || !passwordOk) {
-        // A known admin's failed password is on their record too (bounded by the lock: 20 per 15 minutes).
+        // A known admin's failed password is on their record too (bounded by the captcha from the 5th failure and the lock: 20 per address per 15 minutes).
         if (admin) await record(admin.id, client, false);
-        throw await refuse(m.loginFailed);
+        throw await gate.refuse(m.loginFailed);
       }
       // Only someone who knows the password learns that the account is disabled.
-      if (admin.status !== 1) throw refusal(403, adminMessages.accountDisabled, before.failures);
+      if (admin.status !== 1) throw refusal(403, adminMessages.accountDisabled, gate.before.failures);
 
-      await throttle.succeed(account);
+      await gate.succeed();
       const token = await deps.sessions.createAdminSession(admin.id, { ip: client.ip, userAgent: client.userAgent });
       await repo.update(admin.id, { lastLoginAt: deps.clock() });
       await record(admin.id, client, true);
