@@ -34,6 +34,12 @@ export function profileService(db: AppDatabase, { codes, sessions, ephemeral }: 
     if ((await ephemeral.get(requesterKey(email))) !== String(member.id)) throw badRequest(msg.codeMissing);
   }
 
+  /** The email change's first step is done: the member's current address was verified by its code. */
+  async function requireCurrentVerified(member: SessionUser) {
+    const verified = await ephemeral.get(grantKey(member.id));
+    if (!verified || verified !== member.email.toLowerCase()) throw forbidden(msg.verifyCurrentFirst);
+  }
+
   async function refreshed(userId: number): Promise<SessionUser> {
     const row = await repo.byId(userId);
     if (!row) throw unauthorized("请先登录");
@@ -60,6 +66,9 @@ export function profileService(db: AppDatabase, { codes, sessions, ephemeral }: 
       }
       if (!member) throw unauthorized("请先登录");
       if (event === "verifyemail") return codes.send(member.email, event, ip);
+      // The new address gets mail only once the current one was verified in this flow (step 1):
+      // otherwise any member could make the site mail codes to any address.
+      await requireCurrentVerified(member);
       if (sameAddress(email, member.email)) throw badRequest(msg.emailSameAsCurrent);
       if (await repo.byEmail(email)) throw conflict(msg.emailTaken);
       const sent = await codes.send(email, event, ip);
@@ -114,8 +123,7 @@ export function profileService(db: AppDatabase, { codes, sessions, ephemeral }: 
      * verifyemail) within 10 minutes, and the new address's own code is used here.
      */
     async changeEmail(member: SessionUser, email: string, code: string): Promise<SessionUser> {
-      const verified = await ephemeral.get(grantKey(member.id));
-      if (!verified || verified !== member.email.toLowerCase()) throw forbidden(msg.verifyCurrentFirst);
+      await requireCurrentVerified(member);
       if (sameAddress(email, member.email)) throw badRequest(msg.emailSameAsCurrent);
       if (await repo.byEmail(email)) throw conflict(msg.emailTaken);
       await requireOwnChangeCode(member, email);

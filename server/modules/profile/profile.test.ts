@@ -106,10 +106,14 @@ describe.each(testEngines())("password change, email change, nickname and profil
     it("refuses a taken address, the current one, an expired verification, and a code of another address", async () => {
       const member = await createTestUser(app);
       const other = await createTestUser(app);
-      expect(answer(await post(paths.sendCode, { event: "changeemail", email: other.email.toUpperCase() }, member))).toMatchObject({ status: 409, msg: "该邮箱已被使用" });
-      expect(answer(await post(paths.sendCode, { event: "changeemail", email: member.email }, member))).toMatchObject({ status: 400, msg: "新邮箱不能与当前邮箱相同" });
+      // Before the current address is verified no code goes anywhere: not even to a free address.
+      const free = `free-${engine}@example.cn`;
+      expect(answer(await post(paths.sendCode, { event: "changeemail", email: free }, member))).toMatchObject({ status: 403, msg: "请先验证当前邮箱" });
+      expect(await lastOutboxMail(app, free)).toBeUndefined();
 
       await verifyCurrent(member);
+      expect(answer(await post(paths.sendCode, { event: "changeemail", email: other.email.toUpperCase() }, member))).toMatchObject({ status: 409, msg: "该邮箱已被使用" });
+      expect(answer(await post(paths.sendCode, { event: "changeemail", email: member.email }, member))).toMatchObject({ status: 400, msg: "新邮箱不能与当前邮箱相同" });
       const a = `a-${engine}@example.cn`;
       const b = `b-${engine}@example.cn`;
       await post(paths.sendCode, { event: "changeemail", email: a }, member);
