@@ -71,9 +71,11 @@ export interface ServiceOptions {
  *
  * Built by area (server/wiring/), each from the options and the areas built before it, passed
  * as arguments: no area reaches a value built after it, so the order below is the order of the
- * dependencies, and one written out of order does not compile. The one cycle (the source
- * directory and the plugins) is said where it is (`late`, wiring/sources.ts). Nothing of an app
- * lives in a module: two apps in one process share no state (`two-apps.test.ts`).
+ * dependencies: one written out of order does not compile, and `wiring/order.test.ts` catches a
+ * closure reaching further down. The cycles (the source directory and the plugins, in
+ * wiring/sources.ts; the plugins' runtime and back office, in modules/plugins/wiring.ts) are said
+ * where they are (`lib/late.ts`). Nothing of an app lives in a module: two apps in one process
+ * share no state (`two-apps.test.ts`).
  *
  * Writes to the catalogue go through `writes`, which publishes change events on `bus`; the
  * registry `caches` follows the bus and drops every kept value carrying one of the event's tags
@@ -116,7 +118,9 @@ export function createServices({
     pluginSettings,
     recordedLimits,
   });
+  // What visitors read of the catalogue, and the back office's edits of it.
   const catalog = catalogServices({ db, logger, redis, core, sources, publicUrl, chartsRebuildIntervalMs, uploadsDir });
+  // Search, collection, canaries, replays, play of a site's item, the dashboard.
   const searching = searchServices({
     db,
     logger,
@@ -129,7 +133,9 @@ export function createServices({
     system,
     searchAnswerLimits,
   });
+  // Visitors, sessions, accounts and mail, libraries, plays, the back office's accounts.
   const accounts = accountServices({ db, logger, core, publicUrl, mail, uploadsDir });
+  // One flat object, as routes, loaders and tests use it.
   return {
     ...core,
     /** The Redis relay of `bus` when REDIS_URL is set: the app starts and closes it. */
