@@ -1,4 +1,5 @@
 import type { DbLogger } from "../../db/types.js";
+import type { AnswerListener } from "../sources/fetch/answer-tap.js";
 import { createSourceFetcher, type LookupFunction } from "../sources/fetch/index.js";
 import { createMediaStreamer } from "../sources/fetch/stream.js";
 import { BROWSER_USER_AGENT } from "../sources/fetch/user-agent.js";
@@ -28,6 +29,8 @@ export interface PluginNetwork {
   answer(request: GuestFetchRequest): Promise<FetchAnswer>;
   media: MediaStreamer;
   setTimeoutMs(ms: number): void;
+  /** Listens to the answers its fetcher gets (the canary, ADR 0049). */
+  tapAnswers(listener: AnswerListener): () => void;
   close(): void;
 }
 
@@ -77,6 +80,7 @@ export function pluginNetwork(source: string, options: PluginNetworkOptions): Pl
     },
     media,
     setTimeoutMs: (ms) => fetcher.setTimeoutMs(ms),
+    tapAnswers: (listener) => fetcher.tapAnswers(listener),
     close() {
       fetcher.close();
       media.close();

@@ -87,7 +87,7 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
       network = watch ? { ...real, answer: async (request) => { const answer = await real.answer(request); watch(request, answer); return answer; } } : real;
     } else {
       const replay = trial.answer!;
-      network = { answer: (request) => replay(request), media: { open: () => Promise.reject(new Error("replay has no media")) }, setTimeoutMs: () => {}, close: () => {} };
+      network = { answer: (request) => replay(request), media: { open: () => Promise.reject(new Error("replay has no media")) }, setTimeoutMs: () => {}, tapAnswers: () => () => {}, close: () => {} };
     }
     networks.set(instance, network);
     return network;
@@ -116,6 +116,7 @@ export function pluginRuntime(options: PluginRuntimeOptions) {
       ...(shown.logo ? { logo: shown.logo } : {}),
       timeoutMs: PLUGIN_TIMEOUT_MS,
       setTimeoutMs: (ms) => network.setTimeoutMs(ms),
+      tapAnswers: (listener) => network.tapAnswers(listener),
       adapter,
       media: network.media,
     };

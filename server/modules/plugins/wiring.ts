@@ -10,7 +10,8 @@ import { pluginNetwork } from "./network.js";
 import { pluginRepo } from "./repo.js";
 import { pluginRuntime } from "./runtime.js";
 import type { SandboxFailureKind, SandboxLimits } from "./sandbox/protocol.js";
-import { pluginAdminService } from "./service.js";
+import { late } from "../../lib/late.js";
+import { pluginAdminService, type PluginAdminService } from "./service.js";
 import type { RecordedService } from "../sources/recorded/service.js";
 
 /** How the plugins reach the network and how hard they are bounded (config; tests). */
@@ -68,6 +69,9 @@ export function pluginServices({
   const repo = pluginRepo(db);
   const strikes = new Map<string, number[]>();
   const threshold = settings.misbehavingThreshold ?? 3;
+  // A cycle (ADR 0058): the back office loads plugins through the runtime, and the runtime
+  // switches off, through the back office, a plugin that keeps misbehaving. Set below.
+  const adminOf = late<PluginAdminService>("the plugins' back office");
   const runtime = pluginRuntime({
     logger,
     ...(settings.allowAddresses ? { allowAddresses: settings.allowAddresses } : {}),
@@ -85,7 +89,7 @@ export function pluginServices({
       strikes.delete(plugin.platform);
       const reason = `10 分钟内 ${recent.length} 次超出沙箱限制，最近一次：${LIMIT_TEXT[kind]}`;
       logger.warn({ plugin: plugin.platform, reason }, "plugin switched off: it kept misbehaving");
-      void admin.switchOff(plugin.platform, reason).catch((err: unknown) => logger.error({ err, plugin: plugin.platform }, "plugin could not be switched off"));
+      void adminOf.get().switchOff(plugin.platform, reason).catch((err: unknown) => logger.error({ err, plugin: plugin.platform }, "plugin could not be switched off"));
     },
   });
 
@@ -105,14 +109,14 @@ export function pluginServices({
     return answer.bytes ? decodeBody(Buffer.from(answer.bytes), contentType) : (answer.text ?? "");
   }
 
-  const admin = pluginAdminService(db, {
+  const admin = adminOf.set(pluginAdminService(db, {
     writes,
     audit,
     directory: { settled: () => directory().settled() },
     runtime,
     download,
     ...(recorded ? { recorded } : {}),
-  });
+  }));
 
   return {
     runtime,

@@ -132,6 +132,7 @@ export function buildGenericSource(
       adapter: createGenericAdapter(config, counted.fetcher),
       media: counted.media,
       setTimeoutMs: (ms) => fetcher.setTimeoutMs(ms),
+      tapAnswers: (listener) => fetcher.tapAnswers(listener),
     },
     retire: counted.retire,
     close: counted.close,

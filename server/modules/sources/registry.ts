@@ -2,6 +2,7 @@ import type { DbLogger } from "../../db/types.js";
 import { createDjuuAdapter } from "./adapters/djuu.js";
 import { createMinx172Adapter } from "./adapters/minx172.js";
 import { createVvvdjAdapter } from "./adapters/vvvdj.js";
+import type { AnswerListener } from "./fetch/answer-tap.js";
 import { createSourceFetcher, type LookupFunction } from "./fetch/index.js";
 import { createMediaStreamer } from "./fetch/stream.js";
 import { BROWSER_USER_AGENT } from "./fetch/user-agent.js";
@@ -46,6 +47,8 @@ export interface SourceDefinition {
   adapter: SourceAdapter;
   /** Changes the fetcher's per-request timeout from now on (requests in flight keep theirs). */
   setTimeoutMs?(ms: number): void;
+  /** Listens to the answers of the source's fetcher (the canary, ADR 0049). */
+  tapAnswers?(listener: AnswerListener): () => void;
   /** Streams resolved media that needs headers (a Referer) from `mediaHosts` only. */
   media: MediaStreamer;
 }
@@ -161,6 +164,7 @@ export function createSourceAdapters(options: CreateSourceAdaptersOptions): { so
       adapter,
       media,
       setTimeoutMs: (ms) => fetcher.setTimeoutMs(ms),
+      tapAnswers: (listener) => fetcher.tapAnswers(listener),
     };
   });
   return { sources, close: () => closers.splice(0).forEach((close) => close()) };

@@ -1,5 +1,6 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { ProviderSkipped, ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "../search/provider.js";
+import type { AnswerListener } from "./fetch/answer-tap.js";
 import type { CallFailure, SourceHealth } from "./health.js";
 import { SourceError, type MediaStreamer, type SearchInput, type SourceAdapter, type SourceItem } from "./types.js";
 
@@ -18,6 +19,8 @@ export interface SourceAdapterEntry {
   /** "hls" when the site plays only HLS playlists: hits tell the player so (its route's address cannot). */
   playFormat?: "hls";
   adapter: SourceAdapter;
+  /** Listens to the answers this source's fetcher gets until the returned function is called (the canary, ADR 0049). */
+  tapAnswers?(listener: AnswerListener): () => void;
   /** Streams resolved media that needs headers (the play route); without it such media cannot play. */
   media?: MediaStreamer;
 }

@@ -47,7 +47,8 @@ async function fixtureSource(
   const fetcher = fetcherFor(code, site);
   return {
     site,
-    entry: build(site, fetcher),
+    // The canary's taps, as the real entries hand them on (registry.ts, generic-source.ts).
+    entry: { ...build(site, fetcher), tapAnswers: (listener) => fetcher.tapAnswers(listener) },
     fetcher,
     searches: () => site.hits.filter((h) => h.path === "/search").length,
     close: async () => {

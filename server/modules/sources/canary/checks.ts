@@ -1,5 +1,4 @@
 import type { CollectUnit } from "../../../db/schema/collect.js";
-import { tapAnswers } from "../fetch/answer-tap.js";
 import type { SourceAdapterEntry } from "../source-provider.js";
 import { SourceError, type SearchInput, type SourceItem, type SourcePage } from "../types.js";
 import { classify, isChallenge, sniffMedia, type CanaryState, type CheckState, type SeenAnswer } from "./classify.js";
@@ -66,9 +65,10 @@ export async function runCanary(entry: SourceAdapterEntry, options: RunOptions):
   async function step(name: string, body: (signal: AbortSignal, seen: SeenAnswer[]) => Promise<string>): Promise<void> {
     if (stopped) return;
     const seen: SeenAnswer[] = [];
-    const untap = tapAnswers(code, (answer) => {
+    // The source's own fetcher's answers (ADR 0058: taps live with the fetcher, not in a module).
+    const untap = entry.tapAnswers?.((answer) => {
       if (seen.length < 20) seen.push(answer);
-    });
+    }) ?? (() => {});
     const signal = AbortSignal.timeout(stepMs);
     try {
       const detail = await body(signal, seen);

@@ -5,7 +5,7 @@ import type { DbLogger } from "../../../db/types.js";
 import { SourceError, type FetchRequest, type FetchResponse, type SourceFetcher } from "../types.js";
 import { addressAllowed, addressAllowList, ForbiddenAddressError, guardedLookup, systemLookup, type LookupFunction } from "./address-guard.js";
 import { decodeBody } from "./decode.js";
-import { reportAnswer } from "./answer-tap.js";
+import { answerTaps, type AnswerListener } from "./answer-tap.js";
 import { createLimiter } from "./limiter.js";
 
 export interface SourceFetcherOptions {
@@ -46,7 +46,14 @@ interface Hop {
  * the source's User-Agent, and a per-source concurrency and rate cap. Statuses are returned; a
  * failure to get an answer is a SourceError.
  */
-export function createSourceFetcher(options: SourceFetcherOptions): SourceFetcher & { close(): void; setTimeoutMs(ms: number): void } {
+export interface OwnSourceFetcher extends SourceFetcher {
+  close(): void;
+  setTimeoutMs(ms: number): void;
+  /** Listens to every final answer this fetcher gets until the returned function is called (the canary). */
+  tapAnswers(listener: AnswerListener): () => void;
+}
+
+export function createSourceFetcher(options: SourceFetcherOptions): OwnSourceFetcher {
   const {
     source,
     maxBodyBytes = 5 * 1024 * 1024,
@@ -67,6 +74,7 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
     "https:": new https.Agent({ keepAlive: true, maxSockets: concurrency, timeout: timeoutMs }),
   };
   const limit = createLimiter({ concurrency, minIntervalMs });
+  const taps = answerTaps();
 
   function refuse(url: URL, reason: string, address?: string): SourceError {
     logger.warn({ source, url: url.toString(), host: url.hostname, address, reason }, "source request refused (SSRF guard)");
@@ -175,7 +183,7 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
       const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
       try {
         const answer = await limit(() => run(request, signal), signal);
-        reportAnswer(source, answer);
+        taps.report(answer);
         return answer;
       } catch (error) {
         if (error instanceof SourceError) throw error;
@@ -190,6 +198,7 @@ export function createSourceFetcher(options: SourceFetcherOptions): SourceFetche
       // Read by the agents for each new or freed socket (Node's Agent keeps it in `options`).
       for (const agent of Object.values(agents)) (agent as unknown as { options: { timeout?: number } }).options.timeout = ms;
     },
+    tapAnswers: (listener) => taps.tap(listener),
     close() {
       agents["http:"].destroy();
       agents["https:"].destroy();
