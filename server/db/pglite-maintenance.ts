@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { sql } from "drizzle-orm";
-import { queryRows } from "./sql.js";
+import { selectRows } from "./sql.js";
 import type { AppDatabase, DbLogger } from "./types.js";
 
 /**
@@ -26,10 +26,8 @@ export interface VacuumReport {
  * play_events).
  */
 export async function vacuumAnalyze(db: AppDatabase, { beforeEach }: { beforeEach?: () => Promise<void> } = {}): Promise<VacuumReport> {
-  const tables = await queryRows<{ name: string }>(
-    db,
-    sql`select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables order by relname`,
-  );
+  // Raw: a catalog view (pg_stat_user_tables), not the schema's.
+  const tables = await selectRows(db, { name: sql<string>`format('%I.%I', schemaname, relname)` }, (list) => sql`select ${list} from pg_stat_user_tables order by relname`);
   const t0 = Date.now();
   let longest = { statement: "", ms: 0 };
   for (const { name } of tables) {

@@ -3,34 +3,43 @@ import { DEFAULT_ARTIST, DEFAULT_COVER } from "@contracts/player-texts";
 import { hasHlsHint, HLS_MIME_TYPE } from "@contracts/play-format";
 import { categoryPath, suitePath } from "@contracts/paths";
 import { sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { categories, items, sourceSites } from "../../db/schema/index.js";
+import type { LeftJoined, RowOf } from "../../db/sql.js";
 
-/** An item row with its source site and category, as every list query selects it. */
-export interface CatalogueItemRow {
-  id: number;
-  title: string;
-  artist: string;
-  cover: string | null;
-  play_url: string;
-  playtype: "mp3" | "mp4";
-  kind: "mix" | "single";
-  source_site: string;
-  site_name: string | null;
-  site_logo: string | null;
-  category_name: string | null;
-  category_diyname: string | null;
-  published: number;
-  vipdown: "0" | "1";
-  price: number;
-  view_count: number;
-}
+/** `items` as every list query reads it (`items i`), with its site (`s`) and category (`c`). */
+export const ci = alias(items, "i");
+const cs = alias(sourceSites, "s");
+const cc = alias(categories, "c");
 
-/** The select list of a `CatalogueItemRow` over `items i` joined by `catalogueItemJoins`. */
-export const catalogueItemColumns = sql`i.id, i.title, i.artist, i.cover, i.play_url, i.playtype, i.kind, i.source_site,
-  s.name as site_name, s.logo as site_logo, c.name as category_name, c.diyname as category_diyname,
-  extract(epoch from i.published_at)::int as published, i.vipdown, i.price, i.view_count`;
+/** The fields of a `CatalogueItemRow` over `items i` joined by `catalogueItemJoins`. */
+export const catalogueItemFields = {
+  id: ci.id,
+  title: ci.title,
+  artist: ci.artist,
+  cover: ci.cover,
+  play_url: ci.playUrl,
+  playtype: ci.playtype,
+  kind: ci.kind,
+  source_site: ci.sourceSite,
+  site_name: cs.name,
+  site_logo: cs.logo,
+  category_name: cc.name,
+  category_diyname: cc.diyname,
+  published: sql<number>`extract(epoch from ${ci.publishedAt})::int`,
+  vipdown: ci.vipdown,
+  price: ci.price,
+  view_count: ci.viewCount,
+};
 
-export const catalogueItemJoins = sql`left join source_sites s on s.code = i.source_site
-  left join categories c on c.id = i.category_id`;
+/** An item row with its source site and category (both left-joined), as every list query selects it. */
+export type CatalogueItemRow = LeftJoined<RowOf<typeof catalogueItemFields>, "site_name" | "category_name" | "category_diyname">;
+
+export const catalogueItemJoins = sql`left join ${sourceSites} ${cs} on ${cs.code} = ${ci.sourceSite}
+  left join ${categories} ${cc} on ${cc.id} = ${ci.categoryId}`;
+
+/** Only visible items are listed; the literal matches the partial indexes' predicate. */
+export const visibleItem = sql`${ci.status} = 'normal'`;
 
 export function toCatalogueItem(row: CatalogueItemRow): CatalogueItem {
   return {
