@@ -5,7 +5,7 @@ import { categoryPath, suitePath } from "@contracts/paths";
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { categories, items, sourceSites } from "../../db/schema/index.js";
-import type { LeftJoined, RowOf } from "../../db/sql.js";
+import type { LeftJoined, RawFields, RowOf } from "../../db/sql.js";
 
 /** `items` as every list query reads it (`items i`), with its site (`s`) and category (`c`). */
 export const ci = alias(items, "i");
@@ -32,8 +32,10 @@ export const catalogueItemFields = {
   view_count: ci.viewCount,
 };
 
-/** An item row with its source site and category (both left-joined), as every list query selects it. */
-export type CatalogueItemRow = LeftJoined<RowOf<typeof catalogueItemFields>, "site_name" | "category_name" | "category_diyname">;
+/** The row of `fields` (catalogueItemFields and more): the site's and category's columns are left-joined. */
+export type CatalogueRowOf<F extends RawFields> = LeftJoined<RowOf<F>, "site_name" | "category_name" | "category_diyname">;
+/** An item row with its source site and category, as every list query selects it. */
+export type CatalogueItemRow = CatalogueRowOf<typeof catalogueItemFields>;
 
 export const catalogueItemJoins = sql`left join ${sourceSites} ${cs} on ${cs.code} = ${ci.sourceSite}
   left join ${categories} ${cc} on ${cc.id} = ${ci.categoryId}`;

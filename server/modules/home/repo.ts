@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { AppDatabase } from "../../db/open.js";
 import { blockItems, blocks, categories, items, sourceSites } from "../../db/schema/index.js";
 import { type RowOf, selectRows } from "../../db/sql.js";
-import { type CatalogueItemRow, catalogueItemFields, catalogueItemJoins, ci as i, visibleItem } from "../catalog/catalogue-item.js";
+import { type CatalogueItemRow, type CatalogueRowOf, catalogueItemFields, catalogueItemJoins, ci as i, visibleItem } from "../catalog/catalogue-item.js";
 
 const BLOCK_ITEM = { position: blocks.position, name: blockItems.name, url: blockItems.url, image: blockItems.image };
 export type HomeBlockRow = RowOf<typeof BLOCK_ITEM>;
@@ -20,7 +20,7 @@ const CATEGORY = {
 export type HomeCategoryRow = RowOf<typeof CATEGORY>;
 
 const LATEST = { ...catalogueItemFields, list_category_id: sql<number>`cat.id` };
-export type LatestItemRow = CatalogueItemRow & { list_category_id: number };
+export type LatestItemRow = CatalogueRowOf<typeof LATEST>;
 
 /** The home page's queries; each list is bounded, so none grows with the catalogue. */
 export function homeRepo(db: AppDatabase) {

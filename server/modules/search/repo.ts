@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { items } from "../../db/schema/index.js";
 import { selectRows } from "../../db/sql.js";
-import { type CatalogueItemRow, catalogueItemFields, catalogueItemJoins, ci as i, visibleItem } from "../catalog/catalogue-item.js";
+import { type CatalogueRowOf, catalogueItemFields, catalogueItemJoins, ci as i, visibleItem } from "../catalog/catalogue-item.js";
 
 export interface CatalogueSearch {
   /** `likePattern(keyword)`: answered by the trigram GIN index on items.search_text. */
@@ -30,7 +30,7 @@ export interface CatalogueSearch {
 
 /** A page's row: the item and the number of hits (capped). */
 const HIT_ROW = { ...catalogueItemFields, total: sql<number>`(select count(*) from hits)::int` };
-export type CatalogueHitRow = CatalogueItemRow & { total: number };
+export type CatalogueHitRow = CatalogueRowOf<typeof HIT_ROW>;
 
 /**
  * Relevance tier of a hit, smaller first:
