@@ -1,6 +1,6 @@
-import { getTableName, sql, type SQL } from "drizzle-orm";
+import { getTableName, is, SQL, sql } from "drizzle-orm";
 import { getTableConfig, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
-import { queryRows } from "./sql.js";
+import { queryRows, type RawFields, type RowOf, selectRows } from "./sql.js";
 import type { AppDatabase } from "./types.js";
 
 /**
@@ -9,13 +9,27 @@ import type { AppDatabase } from "./types.js";
  * VALUES, parses fast, and works the same on PGlite and node-postgres (COPY would need a
  * different API on each). Column names and types come from the Drizzle table, so the SQL
  * cannot drift from the schema. All rows must have the same keys as the first one.
+ * `returning` is a field map of the table's columns (rows typed and decoded as `selectRows`
+ * does); a raw `SQL` list is still taken, its row type then written by the caller.
  */
+export async function bulkInsert<T extends PgTable, F extends RawFields>(
+  db: Pick<AppDatabase, "execute">,
+  table: T,
+  rows: T["$inferInsert"][],
+  options: { onConflictDoNothing?: boolean; returning: F },
+): Promise<RowOf<F>[]>;
 export async function bulkInsert<T extends PgTable, R = never>(
   db: Pick<AppDatabase, "execute">,
   table: T,
   rows: T["$inferInsert"][],
-  { onConflictDoNothing = false, returning }: { onConflictDoNothing?: boolean; returning?: SQL } = {},
-): Promise<R[]> {
+  options?: { onConflictDoNothing?: boolean; returning?: SQL },
+): Promise<R[]>;
+export async function bulkInsert(
+  db: Pick<AppDatabase, "execute">,
+  table: PgTable,
+  rows: Record<string, unknown>[],
+  { onConflictDoNothing = false, returning }: { onConflictDoNothing?: boolean; returning?: SQL | RawFields } = {},
+): Promise<unknown[]> {
   if (rows.length === 0) return [];
   const byKey = new Map(getTableConfig(table).columns.map((c) => [keyOf(table, c), c]));
   const keys = Object.keys(rows[0]);
@@ -41,8 +55,9 @@ export async function bulkInsert<T extends PgTable, R = never>(
   );
   const query = sql`insert into ${table} (${names}) select ${names} from json_to_recordset(${payload}::json) as x(${shape})`;
   if (onConflictDoNothing) query.append(sql` on conflict do nothing`);
-  if (returning) query.append(sql` returning ${returning}`);
-  return queryRows<R>(db, query);
+  if (returning === undefined) return queryRows(db, query);
+  if (is(returning, SQL)) return queryRows(db, query.append(sql` returning ${returning}`));
+  return selectRows(db, returning, (list) => query.append(sql` returning ${list}`));
 }
 
 /** The JS property name under which the table exposes a column. */

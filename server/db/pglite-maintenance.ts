@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { sql } from "drizzle-orm";
-import { queryRows } from "./sql.js";
+import { selectRows } from "./sql.js";
 import type { AppDatabase, DbLogger } from "./types.js";
 
 /**
@@ -26,19 +26,24 @@ export interface VacuumReport {
  * play_events).
  */
 export async function vacuumAnalyze(db: AppDatabase, { beforeEach }: { beforeEach?: () => Promise<void> } = {}): Promise<VacuumReport> {
-  const tables = await queryRows<{ name: string }>(
+  // Raw: a catalog view (pg_stat_user_tables), not the schema's.
+  const tables = await selectRows(
     db,
-    sql`select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables order by relname`,
+    { schema: sql<string>`schemaname`, table: sql<string>`relname`, name: sql<string>`format('%I.%I', schemaname, relname)` },
+    (list) => sql`select ${list} from pg_stat_user_tables order by relname`,
   );
   const t0 = Date.now();
   let longest = { statement: "", ms: 0 };
-  for (const { name } of tables) {
-    for (const statement of [`vacuum ${name}`, `analyze ${name}`]) {
+  for (const { schema, table, name } of tables) {
+    const target = sql`${sql.identifier(schema)}.${sql.identifier(table)}`;
+    for (const [statement, query] of [
+      [`vacuum ${name}`, sql`vacuum ${target}`],
+      [`analyze ${name}`, sql`analyze ${target}`],
+    ] as const) {
       await new Promise((resolve) => setImmediate(resolve));
       await beforeEach?.();
       const t1 = Date.now();
-      // Safe raw: a fixed keyword and a name quoted by format('%I.%I') from pg_stat_user_tables.
-      await db.execute(sql.raw(statement));
+      await db.execute(query);
       const ms = Date.now() - t1;
       if (ms >= longest.ms) longest = { statement, ms };
     }

@@ -4,7 +4,7 @@ import { inProcessBus } from "../../events/bus.js";
 import { type CatalogueWriter, type CatalogueWriteService, catalogueWriteService } from "../../modules/catalogue-write/service.js";
 import { bulkInsert } from "../bulk.js";
 import { appSettings, categories, items, playEvents, sourceSites } from "../schema/index.js";
-import { queryRows } from "../sql.js";
+import { selectRows } from "../sql.js";
 import { silentLogger, type AppDatabase, type DatabaseHandle, type DbLogger } from "../types.js";
 import { CATEGORIES, PARENT_CATEGORIES, seoFor } from "./categories.js";
 import { generateMix, generateSingle, type SeedContext, type SeedMedia } from "./generate.js";
@@ -117,10 +117,8 @@ async function seedPlays(db: AppDatabase, writes: CatalogueWriteService, target:
   // Half the cost of inserting play events is the per-row foreign-key trigger. The rows point at
   // ids just read from `items`, so a superuser session (PGlite always; PostgreSQL when the role is
   // one) skips the triggers for these transactions and removes any orphan afterwards instead.
-  const [{ superuser }] = await queryRows<{ superuser: boolean }>(
-    db,
-    sql`select rolsuper as superuser from pg_roles where rolname = current_user`,
-  );
+  // Raw: a catalog table (pg_roles), not the schema's.
+  const [{ superuser }] = await selectRows(db, { superuser: sql<boolean>`rolsuper` }, (list) => sql`select ${list} from pg_roles where rolname = current_user`);
   let targets: PlayTarget[] | undefined;
   const added = await fill(writes, "plays", target, PLAY_CHUNK, async (_w, tx, from, to) => {
     if (superuser) await tx.execute(sql`set local session_replication_role = replica`);
@@ -231,9 +229,5 @@ async function categoryIds(db: AppDatabase): Promise<Map<string, number>> {
 
 /** Every visible item, in id order (so runs on fresh databases are reproducible). */
 async function playTargets(tx: Tx): Promise<PlayTarget[]> {
-  return queryRows<PlayTarget>(
-    tx,
-    sql`select ${items.id} as "id", ${items.durationSec} as "durationSec" from ${items}
-         where ${items.status} = 'normal' order by ${items.id}`,
-  );
+  return tx.select({ id: items.id, durationSec: items.durationSec }).from(items).where(eq(items.status, "normal")).orderBy(asc(items.id));
 }

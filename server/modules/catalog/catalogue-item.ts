@@ -3,34 +3,45 @@ import { DEFAULT_ARTIST, DEFAULT_COVER } from "@contracts/player-texts";
 import { hasHlsHint, HLS_MIME_TYPE } from "@contracts/play-format";
 import { categoryPath, suitePath } from "@contracts/paths";
 import { sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { categories, items, sourceSites } from "../../db/schema/index.js";
+import type { LeftJoined, RawFields, RowOf } from "../../db/sql.js";
 
+/** `items` as every list query reads it (`items i`), with its site (`s`) and category (`c`). */
+export const ci = alias(items, "i");
+const cs = alias(sourceSites, "s");
+const cc = alias(categories, "c");
+
+/** The fields of a `CatalogueItemRow` over `items i` joined by `catalogueItemJoins`. */
+export const catalogueItemFields = {
+  id: ci.id,
+  title: ci.title,
+  artist: ci.artist,
+  cover: ci.cover,
+  play_url: ci.playUrl,
+  playtype: ci.playtype,
+  kind: ci.kind,
+  source_site: ci.sourceSite,
+  site_name: cs.name,
+  site_logo: cs.logo,
+  category_name: cc.name,
+  category_diyname: cc.diyname,
+  published: sql<number>`extract(epoch from ${ci.publishedAt})::int`,
+  vipdown: ci.vipdown,
+  price: ci.price,
+  view_count: ci.viewCount,
+};
+
+/** The row of `fields` (catalogueItemFields and more): the site's and category's columns are left-joined. */
+export type CatalogueRowOf<F extends RawFields> = LeftJoined<RowOf<F>, "site_name" | "category_name" | "category_diyname">;
 /** An item row with its source site and category, as every list query selects it. */
-export interface CatalogueItemRow {
-  id: number;
-  title: string;
-  artist: string;
-  cover: string | null;
-  play_url: string;
-  playtype: "mp3" | "mp4";
-  kind: "mix" | "single";
-  source_site: string;
-  site_name: string | null;
-  site_logo: string | null;
-  category_name: string | null;
-  category_diyname: string | null;
-  published: number;
-  vipdown: "0" | "1";
-  price: number;
-  view_count: number;
-}
+export type CatalogueItemRow = CatalogueRowOf<typeof catalogueItemFields>;
 
-/** The select list of a `CatalogueItemRow` over `items i` joined by `catalogueItemJoins`. */
-export const catalogueItemColumns = sql`i.id, i.title, i.artist, i.cover, i.play_url, i.playtype, i.kind, i.source_site,
-  s.name as site_name, s.logo as site_logo, c.name as category_name, c.diyname as category_diyname,
-  extract(epoch from i.published_at)::int as published, i.vipdown, i.price, i.view_count`;
+export const catalogueItemJoins = sql`left join ${sourceSites} ${cs} on ${cs.code} = ${ci.sourceSite}
+  left join ${categories} ${cc} on ${cc.id} = ${ci.categoryId}`;
 
-export const catalogueItemJoins = sql`left join source_sites s on s.code = i.source_site
-  left join categories c on c.id = i.category_id`;
+/** Only visible items are listed; the literal matches the partial indexes' predicate. */
+export const visibleItem = sql`${ci.status} = 'normal'`;
 
 export function toCatalogueItem(row: CatalogueItemRow): CatalogueItem {
   return {

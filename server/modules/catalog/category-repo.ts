@@ -1,23 +1,31 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { AppDatabase } from "../../db/open.js";
-import { queryRows } from "../../db/sql.js";
-import { type CatalogueItemRow, catalogueItemColumns, catalogueItemJoins } from "./catalogue-item.js";
+import { categories, items } from "../../db/schema/index.js";
+import { type RowOf, selectRows } from "../../db/sql.js";
+import { type CatalogueItemRow, catalogueItemFields, catalogueItemJoins, ci as i, visibleItem } from "./catalogue-item.js";
 
-export interface CategoryRow {
-  id: number;
-  name: string;
-  diyname: string;
-  modelId: number;
-  seoTitle: string;
-  seoKeywords: string;
-  seoDescription: string;
+const c = alias(categories, "c");
+const x = alias(categories, "x");
+/** The merged branches as a derived table (`u`: id, k). */
+const u = alias(items, "u");
+
+const CATEGORY = {
+  id: c.id,
+  name: c.name,
+  diyname: c.diyname,
+  modelId: c.modelId,
+  seoTitle: c.seoTitle,
+  seoKeywords: c.seoKeywords,
+  seoDescription: c.seoDescription,
   /** The category and its enabled children: a menu group lists its children's items. */
-  scope: number[];
-}
+  scope: sql<number[]>`array(${sql`select ${x.id} from ${categories} ${x} where ${x.id} = ${c.id} or (${x.parentId} = ${c.id} and ${x.enabled}) order by ${x.id}`})`,
+};
+export type CategoryRow = RowOf<typeof CATEGORY>;
 
 const ORDER = {
-  new: { key: sql`i.published_at` },
-  hot: { key: sql`i.view_count` },
+  new: { key: i.publishedAt },
+  hot: { key: i.viewCount },
 } as const;
 
 /**
@@ -29,8 +37,8 @@ function branches(scope: readonly number[], order: "new" | "hot", n: number) {
   const { key } = ORDER[order];
   return sql.join(
     scope.map(
-      (id) => sql`(select i.id, ${key} as k from items i where i.category_id = ${id} and i.status = 'normal'
-                   order by ${key} desc, i.id desc limit ${n})`,
+      (id) => sql`(select ${i.id}, ${key} as k from ${items} ${i} where ${i.categoryId} = ${id} and ${visibleItem}
+                   order by ${key} desc, ${i.id} desc limit ${n})`,
     ),
     sql` union all `,
   );
@@ -40,31 +48,27 @@ export function categoryRepo(db: AppDatabase) {
   return {
     /** Every enabled category with its scope (itself and its enabled children). */
     allEnabled(): Promise<CategoryRow[]> {
-      return queryRows<CategoryRow>(
-        db,
-        sql`select id, name, diyname, model_id as "modelId", seo_title as "seoTitle",
-                   seo_keywords as "seoKeywords", seo_description as "seoDescription",
-                   array(select x.id from categories x where x.id = c.id or (x.parent_id = c.id and x.enabled)
-                         order by x.id) as scope
-            from categories c where enabled`,
-      );
+      return db.select(CATEGORY).from(c).where(sql`${c.enabled}`);
     },
 
     /** One page of the visible items of `scope`, newest or most viewed first, id as the tie-break. */
-    page(scope: readonly number[], order: "new" | "hot", limit: number, offset: number) {
-      return queryRows<CatalogueItemRow>(
+    page(scope: readonly number[], order: "new" | "hot", limit: number, offset: number): Promise<CatalogueItemRow[]> {
+      // Raw: a union of per-category index ranges, merged, then joined (the builder cannot nest the union's limits).
+      return selectRows(
         db,
-        sql`with p as (select id, k from (${branches(scope, order, offset + limit)}) u order by k desc, id desc limit ${limit} offset ${offset})
-            select ${catalogueItemColumns} from p join items i on i.id = p.id ${catalogueItemJoins}
+        catalogueItemFields,
+        (list) => sql`with p as (select id, k from (${branches(scope, order, offset + limit)}) u order by k desc, id desc limit ${limit} offset ${offset})
+            select ${list} from p join ${items} ${i} on ${i.id} = p.id ${catalogueItemJoins}
               order by p.k desc, p.id desc`,
       );
     },
 
     /** The ids of the first `n` visible items of `scope` in the page order (the same merge). */
     async order(scope: readonly number[], order: "new" | "hot", n: number): Promise<number[]> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await selectRows(
         db,
-        sql`select id from (${branches(scope, order, n)}) u order by k desc, id desc limit ${n}`,
+        { id: u.id },
+        (list) => sql`select ${list} from (${branches(scope, order, n)}) ${u} order by k desc, id desc limit ${n}`,
       );
       return rows.map((r) => r.id);
     },
@@ -72,21 +76,23 @@ export function categoryRepo(db: AppDatabase) {
     /** These items, in this order, the visible ones only. */
     byIds(ids: readonly number[]): Promise<CatalogueItemRow[]> {
       if (ids.length === 0) return Promise.resolve([]);
-      return queryRows<CatalogueItemRow>(
+      // Raw: the order comes from a JSON id list with ordinality (a derived table the builder cannot name).
+      return selectRows(
         db,
-        sql`select ${catalogueItemColumns}
+        catalogueItemFields,
+        (list) => sql`select ${list}
               from json_array_elements_text(${JSON.stringify(ids)}::json) with ordinality as p(id, n)
-              join items i on i.id = p.id::int and i.status = 'normal' ${catalogueItemJoins}
+              join ${items} ${i} on ${i.id} = p.id::int and ${visibleItem} ${catalogueItemJoins}
              order by p.n`,
       );
     },
 
     /** Number of visible items of one category (an index-only count of the partial hot index). */
     async count(categoryId: number): Promise<number> {
-      const [{ total }] = await queryRows<{ total: number }>(
-        db,
-        sql`select count(*)::int as total from items i where i.status = 'normal' and i.category_id = ${categoryId}`,
-      );
+      const [{ total }] = await db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(i)
+        .where(and(visibleItem, eq(i.categoryId, categoryId)));
       return total;
     },
   };

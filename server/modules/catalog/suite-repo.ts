@@ -1,48 +1,43 @@
-import { sql } from "drizzle-orm";
-import type { DjListNode } from "@contracts/suite";
+import { and, eq, sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { queryRows } from "../../db/sql.js";
+import { categories, items, itemViewDeltas, sourceSites } from "../../db/schema/index.js";
+import { type LeftJoined, type RowOf, scalar } from "../../db/sql.js";
 
-export interface SuiteRow {
-  id: number;
-  kind: "mix" | "single";
-  title: string;
-  artist: string;
-  cover: string | null;
-  playUrl: string;
-  playtype: "mp3" | "mp4";
-  durationSec: number | null;
-  djlist: DjListNode[] | null;
-  vipdown: "0" | "1";
-  price: number;
-  viewCount: number;
-  likeCount: number;
-  favoriteCount: number;
-  updatedAt: Date;
-  categoryId: number | null;
-  categoryName: string | null;
-  categoryDiyname: string | null;
-  siteCode: string;
-  siteName: string;
-  siteLogo: string | null;
-}
+const SUITE = {
+  id: items.id,
+  kind: items.kind,
+  title: items.title,
+  artist: items.artist,
+  cover: items.cover,
+  playUrl: items.playUrl,
+  playtype: items.playtype,
+  durationSec: items.durationSec,
+  djlist: items.djlist,
+  vipdown: items.vipdown,
+  price: items.price,
+  viewCount: sql<number>`${items.viewCount} + coalesce(${scalar(sql`select ${itemViewDeltas.views} from ${itemViewDeltas} where ${itemViewDeltas.itemId} = ${items.id}`)}, 0)::int`,
+  likeCount: items.likeCount,
+  favoriteCount: items.favoriteCount,
+  updatedAt: items.updatedAt,
+  categoryId: items.categoryId,
+  categoryName: categories.name,
+  categoryDiyname: categories.diyname,
+  siteCode: sourceSites.code,
+  siteName: sourceSites.name,
+  siteLogo: sourceSites.logo,
+};
+export type SuiteRow = LeftJoined<RowOf<typeof SUITE>, "categoryName" | "categoryDiyname">;
 
 export function suiteRepo(db: AppDatabase) {
   return {
     /** A visible item with its category and source site; undefined when missing or hidden. */
     async findVisible(id: number): Promise<SuiteRow | undefined> {
-      const [row] = await queryRows<SuiteRow>(
-        db,
-        sql`select i.id, i.kind, i.title, i.artist, i.cover, i.play_url as "playUrl", i.playtype,
-                   i.duration_sec as "durationSec", i.djlist, i.vipdown, i.price,
-                   i.view_count + coalesce((select d.views from item_view_deltas d where d.item_id = i.id), 0)::int as "viewCount", i.like_count as "likeCount", i.favorite_count as "favoriteCount",
-                   i.updated_at as "updatedAt", i.category_id as "categoryId", c.name as "categoryName", c.diyname as "categoryDiyname",
-                   s.code as "siteCode", s.name as "siteName", s.logo as "siteLogo"
-            from items i
-            join source_sites s on s.code = i.source_site
-            left join categories c on c.id = i.category_id
-            where i.id = ${id} and i.status = 'normal'`,
-      );
+      const [row] = await db
+        .select(SUITE)
+        .from(items)
+        .innerJoin(sourceSites, eq(sourceSites.code, items.sourceSite))
+        .leftJoin(categories, eq(categories.id, items.categoryId))
+        .where(and(eq(items.id, id), sql`${items.status} = 'normal'`));
       return row;
     },
 

@@ -41,10 +41,7 @@ export function catalogueWriteRepo(db: Executor) {
   return {
     /** Inserts rows (computed columns included); returns the ids of the rows inserted. */
     async insertItems(rows: ItemRow[], onConflictDoNothing = false): Promise<ItemPlace[]> {
-      return bulkInsert<typeof items, ItemPlace>(db, items, rows, {
-        onConflictDoNothing,
-        returning: sql`id, category_id as "categoryId", source_site as "sourceSite", title, artist, djlist`,
-      });
+      return bulkInsert(db, items, rows, { onConflictDoNothing, returning: PLACE });
     },
 
     /** The items' current places, locked until the transaction ends. */

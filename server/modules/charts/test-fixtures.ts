@@ -1,11 +1,10 @@
-import { sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { bulkInsert } from "../../db/bulk.js";
 import type { AppDatabase } from "../../db/open.js";
-import { playEvents, type ItemKind } from "../../db/schema/index.js";
+import { chartEntries, items, playEvents, type ChartPeriod, type ItemKind } from "../../db/schema/index.js";
 import { inProcessBus } from "../../events/bus.js";
 import { catalogueWriteService } from "../catalogue-write/service.js";
 import type { NewItem } from "../catalogue-write/types.js";
-import { queryRows } from "../../db/sql.js";
 import { TALLY_KEY } from "./tally-repo.js";
 
 export const HOUR = 3_600_000;
@@ -21,7 +20,7 @@ export function chartFixtures(db: AppDatabase) {
   return {
     async reset() {
       await db.execute(sql`truncate play_events, chart_entries, item_plays`);
-      const all = await queryRows<{ id: number }>(db, sql`select id from items`);
+      const all = await db.select({ id: items.id }).from(items);
       await writes.deleteItems(all.map((r) => r.id));
       // The running counts start over with the events (see tally-repo.ts).
       await db.execute(sql`delete from app_settings where key = ${TALLY_KEY}`);
@@ -45,12 +44,13 @@ export function chartFixtures(db: AppDatabase) {
     },
 
     /** Stored chart: [itemId, plays] by rank. */
-    async chart(site: string, kind: ItemKind, period: string): Promise<[number, number][]> {
-      const rows = await queryRows<{ item_id: number; plays: number; rank: number }>(
-        db,
-        sql`select item_id, plays, rank::int as rank from chart_entries
-             where site = ${site} and kind = ${kind} and period = ${period} order by rank`,
-      );
+    async chart(site: string, kind: ItemKind, period: ChartPeriod): Promise<[number, number][]> {
+      const ce = chartEntries;
+      const rows = await db
+        .select({ item_id: ce.itemId, plays: ce.plays, rank: ce.rank })
+        .from(ce)
+        .where(and(eq(ce.site, site), eq(ce.kind, kind), eq(ce.period, period)))
+        .orderBy(asc(ce.rank));
       rows.forEach((r, i) => {
         if (r.rank !== i + 1) throw new Error(`rank gap in ${site}/${kind}/${period}: ${r.rank} at ${i + 1}`);
       });
@@ -58,10 +58,11 @@ export function chartFixtures(db: AppDatabase) {
     },
 
     async groups(): Promise<string[]> {
-      const rows = await queryRows<{ g: string }>(
-        db,
-        sql`select distinct site || '/' || kind || '/' || period as g from chart_entries order by 1`,
-      );
+      const ce = chartEntries;
+      const rows = await db
+        .selectDistinct({ g: sql<string>`${ce.site} || '/' || ${ce.kind} || '/' || ${ce.period}` })
+        .from(ce)
+        .orderBy(sql`1`);
       return rows.map((r) => r.g);
     },
   };

@@ -1,3 +1,4 @@
+import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import { chinaDay } from "../../lib/china-day.js";
 
 /** China has kept UTC+8 without daylight saving since 1991: a China day is a fixed UTC range. */
@@ -27,5 +28,5 @@ export function lastChinaDays(now: Date, n: number): string[] {
   return days;
 }
 
-/** SQL text turning a timestamptz column into its China day (the same days as chinaDay). */
-export const chinaDaySql = (column: string) => `to_char((${column} at time zone 'UTC') + interval '8 hours', 'YYYY-MM-DD')`;
+/** SQL turning a timestamptz column into its China day (the same days as chinaDay). */
+export const chinaDaySql = (column: AnyColumn): SQL<string> => sql<string>`to_char((${column} at time zone 'UTC') + interval '8 hours', 'YYYY-MM-DD')`;

@@ -1,81 +1,76 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, type AnyColumn, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { queryRows } from "../../db/sql.js";
+import { admins, dailyCounters, downloads, items, loginRecords, playEvents, users } from "../../db/schema/index.js";
+import { type RowOf, selectRows } from "../../db/sql.js";
 import { chinaDaySql } from "./china-days.js";
 
-export interface DayCounts {
-  total: number;
-  today: number;
-  yesterday: number;
-}
-
-/** Rows of today and of yesterday (China days) by a timestamptz column. */
-function counts(column: "created_at" | "played_at", today: Date, yesterday: Date) {
-  const c = sql.raw(column);
+/** Rows of all time, of today and of yesterday (China days) by a timestamptz column. */
+function counts(column: AnyColumn, today: Date, yesterday: Date) {
   const t = today.toISOString();
-  return sql`count(*) filter (where ${c} >= ${t}::timestamptz)::int as today,
-    count(*) filter (where ${c} >= ${yesterday.toISOString()}::timestamptz and ${c} < ${t}::timestamptz)::int as yesterday`;
+  return {
+    total: sql<number>`count(*)::int`,
+    today: sql<number>`count(*) filter (where ${column} >= ${t}::timestamptz)::int`,
+    yesterday: sql<number>`count(*) filter (where ${column} >= ${yesterday.toISOString()}::timestamptz and ${column} < ${t}::timestamptz)::int`,
+  };
 }
+export type DayCounts = RowOf<ReturnType<typeof counts>>;
+
+const since = (column: AnyColumn, from: Date): SQL => sql`${column} >= ${from.toISOString()}::timestamptz`;
+
+const LOGIN = {
+  id: loginRecords.id,
+  admin: admins.username,
+  success: loginRecords.success,
+  ip: loginRecords.ip,
+  location: loginRecords.location,
+  created_at: loginRecords.createdAt,
+};
 
 /** The dashboard's aggregates: a handful of counts, each one statement. */
 export function dashboardRepo(db: AppDatabase) {
-  const one = async (query: SQL): Promise<DayCounts> => {
-    const [row] = await queryRows<DayCounts>(db, query);
+  const one = async (rows: Promise<DayCounts[]>): Promise<DayCounts> => {
+    const [row] = await rows;
     return { total: row?.total ?? 0, today: row?.today ?? 0, yesterday: row?.yesterday ?? 0 };
   };
+  const perDay = (column: AnyColumn) => ({ day: chinaDaySql(column), n: sql<number>`count(*)::int` });
   return {
     /** Suites are the mixes (kind 'mix'), hidden ones included: what the suite table lists. */
     suites: (today: Date, yesterday: Date) =>
-      one(sql`select count(*)::int as total, ${counts("created_at", today, yesterday)} from items where kind = 'mix'`),
-    users: (today: Date, yesterday: Date) =>
-      one(sql`select count(*)::int as total, ${counts("created_at", today, yesterday)} from users`),
+      one(db.select(counts(items.createdAt, today, yesterday)).from(items).where(sql`${items.kind} = 'mix'`)),
+    users: (today: Date, yesterday: Date) => one(db.select(counts(users.createdAt, today, yesterday)).from(users)),
     /** Only the two days are read (the played_at index); total is the two days' sum. */
     plays: (today: Date, yesterday: Date) =>
-      one(
-        sql`select count(*)::int as total, ${counts("played_at", today, yesterday)} from play_events
-            where played_at >= ${yesterday.toISOString()}::timestamptz`,
-      ),
+      one(db.select(counts(playEvents.playedAt, today, yesterday)).from(playEvents).where(since(playEvents.playedAt, yesterday))),
     downloads: (today: Date, yesterday: Date) =>
-      one(
-        sql`select count(*)::int as total, ${counts("created_at", today, yesterday)} from downloads
-            where created_at >= ${yesterday.toISOString()}::timestamptz`,
-      ),
+      one(db.select(counts(downloads.createdAt, today, yesterday)).from(downloads).where(since(downloads.createdAt, yesterday))),
 
     /** Per China day from `from` on: plays, sign-ups and the named daily counter. */
     async perDay(from: Date, firstDay: string, counter: string) {
-      const since = from.toISOString();
       const [plays, signups, counters] = await Promise.all([
-        queryRows<{ day: string; n: number }>(
-          db,
-          sql`select ${sql.raw(chinaDaySql("played_at"))} as day, count(*)::int as n from play_events
-              where played_at >= ${since}::timestamptz group by 1`,
-        ),
-        queryRows<{ day: string; n: number }>(
-          db,
-          sql`select ${sql.raw(chinaDaySql("created_at"))} as day, count(*)::int as n from users
-              where created_at >= ${since}::timestamptz group by 1`,
-        ),
-        queryRows<{ day: string; n: number }>(
-          db,
-          sql`select to_char(day, 'YYYY-MM-DD') as day, count::int as n from daily_counters
-              where name = ${counter} and day >= ${firstDay}::date`,
-        ),
+        db.select(perDay(playEvents.playedAt)).from(playEvents).where(since(playEvents.playedAt, from)).groupBy(sql`1`),
+        db.select(perDay(users.createdAt)).from(users).where(since(users.createdAt, from)).groupBy(sql`1`),
+        db
+          .select({ day: sql<string>`to_char(${dailyCounters.day}, 'YYYY-MM-DD')`, n: sql<number>`${dailyCounters.count}::int` })
+          .from(dailyCounters)
+          .where(and(eq(dailyCounters.name, counter), sql`${dailyCounters.day} >= ${firstDay}::date`)),
       ]);
       const map = (rows: { day: string; n: number }[]) => new Map(rows.map((r) => [r.day, r.n]));
       return { plays: map(plays), signups: map(signups), counter: map(counters) };
     },
 
     async recentAdminLogins(limit: number) {
-      return queryRows<{ id: number; admin: string; success: boolean; ip: string; location: string; created_at: string | Date }>(
-        db,
-        sql`select r.id, a.username as admin, r.success, r.ip, r.location, r.created_at
-            from login_records r join admins a on a.id = r.admin_id
-            where r.admin_id is not null order by r.created_at desc, r.id desc limit ${limit}`,
-      );
+      return db
+        .select(LOGIN)
+        .from(loginRecords)
+        .innerJoin(admins, eq(admins.id, loginRecords.adminId))
+        .where(isNotNull(loginRecords.adminId))
+        .orderBy(desc(loginRecords.createdAt), desc(loginRecords.id))
+        .limit(limit);
     },
 
     async serverVersion(): Promise<string> {
-      const [row] = await queryRows<{ version: string }>(db, sql`select version() as version`);
+      // Raw: a select without a table.
+      const [row] = await selectRows(db, { version: sql<string>`version()` }, (list) => sql`select ${list}`);
       return row?.version ?? "";
     },
   };

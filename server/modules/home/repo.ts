@@ -1,73 +1,75 @@
-import { sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { AppDatabase } from "../../db/open.js";
-import { queryRows } from "../../db/sql.js";
-import { type CatalogueItemRow, catalogueItemColumns, catalogueItemJoins } from "../catalog/catalogue-item.js";
+import { blockItems, blocks, categories, items, sourceSites } from "../../db/schema/index.js";
+import { type RowOf, selectRows } from "../../db/sql.js";
+import { type CatalogueItemRow, type CatalogueRowOf, catalogueItemFields, catalogueItemJoins, ci as i, visibleItem } from "../catalog/catalogue-item.js";
 
-export interface HomeBlockRow {
-  position: string;
-  name: string;
-  url: string;
-  image: string;
-}
+const BLOCK_ITEM = { position: blocks.position, name: blockItems.name, url: blockItems.url, image: blockItems.image };
+export type HomeBlockRow = RowOf<typeof BLOCK_ITEM>;
 
-export interface HomeCategoryRow {
-  id: number;
-  name: string;
-  diyname: string;
+const c = alias(categories, "c");
+const p = alias(categories, "p");
+const CATEGORY = {
+  id: c.id,
+  name: c.name,
+  diyname: c.diyname,
   /** The enabled parent, when there is one. */
-  parent_id: number | null;
-}
+  parent_id: sql<number | null>`case when ${p.enabled} then ${c.parentId} end`,
+};
+export type HomeCategoryRow = RowOf<typeof CATEGORY>;
 
-export type LatestItemRow = CatalogueItemRow & { list_category_id: number };
-
-const visible = sql`i.status = 'normal'`;
+const LATEST = { ...catalogueItemFields, list_category_id: sql<number>`cat.id` };
+export type LatestItemRow = CatalogueRowOf<typeof LATEST>;
 
 /** The home page's queries; each list is bounded, so none grows with the catalogue. */
 export function homeRepo(db: AppDatabase) {
   return {
     /** Items of enabled blocks at the given positions, in block then item order. */
     blockItems(positions: string[]): Promise<HomeBlockRow[]> {
-      return queryRows<HomeBlockRow>(
-        db,
-        sql`select b.position, bi.name, bi.url, bi.image
-            from block_items bi join blocks b on b.id = bi.block_id
-            where b.status and b.position in (${sql.join(positions.map((p) => sql`${p}`), sql`, `)})
-            order by b.sort, b.id, bi.sort, bi.id`,
-      );
+      return db
+        .select(BLOCK_ITEM)
+        .from(blockItems)
+        .innerJoin(blocks, eq(blocks.id, blockItems.blockId))
+        .where(and(sql`${blocks.status}`, inArray(blocks.position, positions)))
+        .orderBy(asc(blocks.sort), asc(blocks.id), asc(blockItems.sort), asc(blockItems.id));
     },
 
     sourceSites() {
-      return queryRows<{ code: string; name: string; logo: string | null; homepage: string }>(
-        db,
-        sql`select code, name, logo, homepage from source_sites where enabled order by sort, code`,
-      );
+      return db
+        .select({ code: sourceSites.code, name: sourceSites.name, logo: sourceSites.logo, homepage: sourceSites.homepage })
+        .from(sourceSites)
+        .where(sql`${sourceSites.enabled}`)
+        .orderBy(asc(sourceSites.sort), asc(sourceSites.code));
     },
 
     /** Enabled categories in menu order; a parent that is itself disabled counts as none. */
     categories(): Promise<HomeCategoryRow[]> {
-      return queryRows<HomeCategoryRow>(
-        db,
-        sql`select c.id, c.name, c.diyname, case when p.enabled then c.parent_id end as parent_id
-            from categories c left join categories p on p.id = c.parent_id
-            where c.enabled order by c.sort, c.id`,
-      );
+      return db
+        .select(CATEGORY)
+        .from(c)
+        .leftJoin(p, eq(p.id, c.parentId))
+        .where(sql`${c.enabled}`)
+        .orderBy(asc(c.sort), asc(c.id));
     },
 
     /** Recommended items, newest first (a partial index holds just these). */
     recommended(limit: number): Promise<CatalogueItemRow[]> {
-      return queryRows<CatalogueItemRow>(
+      return selectRows(
         db,
-        sql`select ${catalogueItemColumns} from items i ${catalogueItemJoins}
-            where ${visible} and i.recommended order by i.published_at desc, i.id desc limit ${limit}`,
+        catalogueItemFields,
+        (list) => sql`select ${list} from ${items} ${i} ${catalogueItemJoins}
+            where ${visibleItem} and ${i.recommended} order by ${i.publishedAt} desc, ${i.id} desc limit ${limit}`,
       );
     },
 
     /** Most favourited items; ties go to the newer item. */
     mostFavourited(limit: number): Promise<CatalogueItemRow[]> {
-      return queryRows<CatalogueItemRow>(
+      return selectRows(
         db,
-        sql`select ${catalogueItemColumns} from items i ${catalogueItemJoins}
-            where ${visible} and i.favorite_count > 0 order by i.favorite_count desc, i.id desc limit ${limit}`,
+        catalogueItemFields,
+        (list) => sql`select ${list} from ${items} ${i} ${catalogueItemJoins}
+            where ${visibleItem} and ${i.favoriteCount} > 0 order by ${i.favoriteCount} desc, ${i.id} desc limit ${limit}`,
       );
     },
 
@@ -77,20 +79,22 @@ export function homeRepo(db: AppDatabase) {
      */
     latestPerCategory(categoryIds: number[], limit: number): Promise<LatestItemRow[]> {
       if (categoryIds.length === 0) return Promise.resolve([]);
-      return queryRows<LatestItemRow>(
+      // Raw: a lateral join per category id (the builder cannot select from unnest()).
+      return selectRows(
         db,
-        sql`select x.* from unnest(${sql.raw(`ARRAY[${categoryIds.map(Number).join(",")}]::int[]`)}) as cat(id)
+        LATEST,
+        (list) => sql`select x.* from unnest(${`{${categoryIds.map(Number).join(",")}}`}::int[]) as cat(id)
             cross join lateral (
-              select ${catalogueItemColumns}, cat.id as list_category_id
-              from items i ${catalogueItemJoins}
-              where i.category_id = cat.id and ${visible}
-              order by i.published_at desc, i.id desc limit ${limit}
+              select ${list}
+              from ${items} ${i} ${catalogueItemJoins}
+              where ${i.categoryId} = cat.id and ${visibleItem}
+              order by ${i.publishedAt} desc, ${i.id} desc limit ${limit}
             ) x`,
       );
     },
 
     async visibleTotal(): Promise<number> {
-      const [{ total }] = await queryRows<{ total: number }>(db, sql`select count(*)::int as total from items i where ${visible}`);
+      const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(i).where(visibleItem);
       return total;
     },
   };

@@ -1,8 +1,9 @@
-import { sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import { demoMediaFixture } from "../../db/seed/demo-media.fixture.js";
 import { seedDemoCatalogue } from "../../db/seed/index.js";
+import { items } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import type { DatabaseEngine } from "../../db/types.js";
 import { createTestApp, type TestApp, type TestAppOptions } from "../../testing/test-app.js";
@@ -16,7 +17,11 @@ export async function libraryTestApp(engine: DatabaseEngine, opts: TestAppOption
 
 /** Ids of visible items of a kind, lowest first. */
 export async function itemIds(t: TestApp, kind: "mix" | "single"): Promise<number[]> {
-  const rows = await queryRows<{ id: number }>(t.database.db, sql`select id from items where kind = ${kind} and status = 'normal' order by id`);
+  const rows = await t.database.db
+    .select({ id: items.id })
+    .from(items)
+    .where(and(eq(items.kind, kind), eq(items.status, "normal")))
+    .orderBy(asc(items.id));
   return rows.map((r) => r.id);
 }
 

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, eq, max } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { queryRows } from "../../db/sql.js";
+import { items, playEvents } from "../../db/schema/index.js";
 
 export interface NewPlay {
   itemId: number;
@@ -14,32 +14,31 @@ export interface NewPlay {
 export function playsRepo(db: AppDatabase) {
   return {
     async itemIsPlayable(itemId: number): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(db, sql`select id from items where id = ${itemId} and status = 'normal'`);
+      const rows = await db
+        .select({ id: items.id })
+        .from(items)
+        .where(and(eq(items.id, itemId), eq(items.status, "normal")));
       return rows.length > 0;
     },
 
     async playbackRecorded(playbackId: string): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(db, sql`select id from play_events where playback_id = ${playbackId}`);
+      const rows = await db.select({ id: playEvents.id }).from(playEvents).where(eq(playEvents.playbackId, playbackId));
       return rows.length > 0;
     },
 
     /** When this visitor's latest qualified play was recorded, if any. */
     async lastPlayAt(visitorId: string): Promise<Date | undefined> {
-      const [row] = await queryRows<{ at: Date | string | null }>(
-        db,
-        sql`select max(played_at) as at from play_events where visitor_id = ${visitorId}`,
-      );
-      return row?.at ? new Date(row.at) : undefined;
+      const [row] = await db.select({ at: max(playEvents.playedAt) }).from(playEvents).where(eq(playEvents.visitorId, visitorId));
+      return row?.at ?? undefined;
     },
 
     /** Inserts the play unless its playback is already recorded; true when inserted. */
     async insertOnce(play: NewPlay): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
-        db,
-        sql`insert into play_events (item_id, visitor_id, user_id, playback_id, seconds_listened, played_at)
-            values (${play.itemId}, ${play.visitorId}, ${play.userId}, ${play.playbackId}, ${play.secondsListened}, ${play.playedAt})
-            on conflict (playback_id) do nothing returning id`,
-      );
+      const rows = await db
+        .insert(playEvents)
+        .values(play)
+        .onConflictDoNothing({ target: playEvents.playbackId })
+        .returning({ id: playEvents.id });
       return rows.length > 0;
     },
   };

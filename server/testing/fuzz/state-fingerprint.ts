@@ -7,7 +7,7 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/sql.js";
+import { selectRows } from "../../db/sql.js";
 import type { AppDatabase } from "../../db/types.js";
 
 export interface StateFingerprint {
@@ -25,32 +25,36 @@ const COUNTER_TABLE = "fuzz_rows_written";
  */
 export async function stateFingerprinter(db: AppDatabase, dataDir: string, settle: () => Promise<unknown>) {
   const names = (
-    await queryRows<{ name: string }>(
+    // Raw: a catalog view (information_schema.tables), not the schema's.
+    await selectRows(
       db,
-      sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+      { name: sql<string>`table_name` },
+      (list) => sql`select ${list} from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
     )
   )
     .map((r) => r.name)
     .filter((n) => /^[a-z_0-9]+$/.test(n) && n !== COUNTER_TABLE);
-  // Safe raw (test only): DDL cannot take parameters; the names are a constant and tables filtered to [a-z_0-9].
-  await db.execute(sql.raw(`create table if not exists ${COUNTER_TABLE} (name text primary key, rows bigint not null default 0)`));
+  // DDL takes no parameters: the names go in as identifiers (a constant, and tables filtered to [a-z_0-9]).
+  const counter = sql.identifier(COUNTER_TABLE);
+  await db.execute(sql`create table if not exists ${counter} (name text primary key, rows bigint not null default 0)`);
   await db.execute(
-    sql.raw(`create or replace function fuzz_count_row() returns trigger language plpgsql as $$
+    sql`create or replace function fuzz_count_row() returns trigger language plpgsql as $$
       begin
-        insert into ${COUNTER_TABLE} (name, rows) values (TG_TABLE_NAME, 1)
-          on conflict (name) do update set rows = ${COUNTER_TABLE}.rows + 1;
+        insert into ${counter} (name, rows) values (TG_TABLE_NAME, 1)
+          on conflict (name) do update set rows = ${counter}.rows + 1;
         return null;
-      end $$`),
+      end $$`,
   );
   for (const name of names) {
     await db.execute(
-      sql.raw(`create or replace trigger fuzz_count_row after insert or update or delete on "${name}" for each row execute function fuzz_count_row()`),
+      sql`create or replace trigger fuzz_count_row after insert or update or delete on ${sql.identifier(name)} for each row execute function fuzz_count_row()`,
     );
   }
 
   return async function fingerprint(): Promise<StateFingerprint> {
     await settle();
-    const rows = await queryRows<{ name: string; rows: string | number }>(db, sql`select name, rows from ${sql.identifier(COUNTER_TABLE)}`);
+    // Raw: the test's own counter table, not in the schema.
+    const rows = await selectRows(db, { name: sql<string>`name`, rows: sql<string | number>`rows` }, (list) => sql`select ${list} from ${counter}`);
     return { tables: Object.fromEntries(rows.map((r) => [r.name, Number(r.rows)])), files: await filesUnder(dataDir) };
   };
 }
