@@ -147,7 +147,8 @@ describe.each(testEngines())("admin blocks on %s", (engine) => {
   });
 
   it("shows a link saved before the rule as the site's own, never off the site", async () => {
-    await t.database.db.update(blockItems).set({ url: "/\\evil.example/x" }).where(eq(blockItems.id, ids.item));
+    // A row from before the rule, written behind the write service's back (as old data is).
+    await t.database.db.update(blockItems).set({ url: "/\\evil.example/x" }).where(eq(blockItems.id, ids.item)); // behind the write service's back
     // Any change of the block drops the kept home answer.
     await call("PUT", `/api/pandaadmin/block/${ids.focus}`, { name: "首页焦点图" });
     expect((await home()).data.indexfocus[0]).toMatchObject({ name: "周末狂欢", url: "/" });
