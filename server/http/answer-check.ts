@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { declaredSchema, encodeAnswer, errorAnswerSchema } from "./encode-answer.js";
-import { sharedAnswerOf } from "./shared-answer.js";
+import { takeSharedAnswer } from "./shared-answer.js";
 
 /** A registered route as the answer check saw it (HEAD twins left out). */
 export interface CheckedRoute {
@@ -11,6 +11,12 @@ export interface CheckedRoute {
   /** The route's `schema.response`, if it declares one. */
   response: unknown;
 }
+
+/**
+ * JSON answers that are not ours to describe, by route: the OpenAPI document, made by
+ * @fastify/swagger from the routes' schemas (its shape is OpenAPI 3.1's, not a zod schema's).
+ */
+export const FOREIGN_JSON_ROUTES: ReadonlySet<string> = new Set(["/api/docs/json"]);
 
 /** Why an answer failed its check: the route, the status and what did not match. */
 export class AnswerCheckError extends Error {}
@@ -40,15 +46,15 @@ export function registerAnswerCheck(app: FastifyInstance): CheckedRoute[] {
 }
 
 function checkAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  const kept = takeSharedAnswer(reply);
   const type = String(reply.getHeader("content-type") ?? "");
   if (!type.startsWith("application/json") || payload == null || reply.statusCode === 304) return;
-  // The check's own 500 is checked as any error answer (the error envelope), never re-thrown.
+  if (FOREIGN_JSON_ROUTES.has(request.routeOptions.url ?? "")) return;
   const where = `${request.method} ${request.routeOptions.url ?? request.url} answered ${reply.statusCode}`;
   const text = answerText(payload, reply.getHeader("content-encoding"), where);
   const status = reply.statusCode;
   const schema: z.ZodType | undefined = declaredSchema(request.routeOptions.schema?.response, status) ?? (status >= 400 ? errorAnswerSchema : undefined);
   if (!schema) throw new AnswerCheckError(`${where}: JSON without a declared response schema for ${status}`);
-  const kept = sharedAnswerOf(reply);
   if (kept && kept.schema !== schema) throw new AnswerCheckError(`${where}: a kept answer encoded through another schema than the route declares`);
   let value: unknown;
   try {

@@ -116,9 +116,14 @@ export function sendShared(request: FastifyRequest, reply: FastifyReply, answer:
 
 const sentAnswers = new WeakMap<FastifyReply, SharedAnswer>();
 
-/** The kept answer a reply sends, if it sends one (the answer check compares its schema, ADR 0057). */
-export function sharedAnswerOf(reply: FastifyReply): SharedAnswer | undefined {
-  return sentAnswers.get(reply);
+/**
+ * The kept answer a reply is sending, if it is sending one, forgotten once asked (the answer
+ * check compares its schema, ADR 0057; an error answer sent after it is not that answer).
+ */
+export function takeSharedAnswer(reply: FastifyReply): SharedAnswer | undefined {
+  const answer = sentAnswers.get(reply);
+  sentAnswers.delete(reply);
+  return answer;
 }
 
 const answersOf = new WeakMap<object, SharedAnswer>();
