@@ -39,7 +39,13 @@ export function registerAnswerCheck(app: FastifyInstance): CheckedRoute[] {
     }
   });
   app.addHook("onSend", async (request, reply, payload) => {
-    checkAnswer(request, reply, payload);
+    try {
+      checkAnswer(request, reply, payload);
+    } catch (err) {
+      // Loud even in a test whose app logs nothing: the test's output names the route and issue.
+      if (err instanceof AnswerCheckError) console.error(`answer check: ${err.message}`);
+      throw err;
+    }
     return payload;
   });
   return routes;
