@@ -13,7 +13,7 @@ describe.each(testEngines())("buildApp on %s", (engine) => {
     testApp = await createTestApp(engine, {
       extend: (a) => {
       const probeBody = z.object({ n: z.number({ error: "n 必须是数字" }) });
-      a.post("/api/_probe", { config: { access: "public" }, schema: { body: probeBody } }, async () => ({ ok: true }));
+      a.post("/api/_probe", { config: { access: "public" }, schema: { body: probeBody, response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: true }));
         a.get("/api/_boom", { config: { access: "public" } }, async () => {
           throw new Error("secret internal detail");
         });

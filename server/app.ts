@@ -2,12 +2,14 @@ import path from "node:path";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
-import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { DatabaseHandle } from "./db/open.js";
 import { authPlugin } from "./http/auth.js";
 import { registerApiDocs } from "./http/docs.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { answerSerializerCompiler } from "./http/encode-answer.js";
+import { type CheckedRoute, registerAnswerCheck } from "./http/answer-check.js";
 import { type LongStreams, longStreams } from "./http/graceful-shutdown.js";
 import { requestIdOptions } from "./http/request-id.js";
 import { registerRequestScope, requestScopedLogger } from "./http/request-scope.js";
@@ -78,6 +80,8 @@ export interface AppDeps {
   searchAnswerLimits?: ServiceOptions["searchAnswerLimits"];
   /** Tests only: smaller bounds of recorded answers per source. */
   recordedLimits?: ServiceOptions["recordedLimits"];
+  /** Tests: check every JSON answer against its route's response schema, record the routes (answer-check.ts). */
+  checkAnswers?: boolean;
 }
 
 declare module "fastify" {
@@ -86,6 +90,8 @@ declare module "fastify" {
     services: AppServices;
     /** Media responses still streaming: shutdown cuts them after their grace (graceful-shutdown.ts). */
     longStreams: LongStreams;
+    /** The routes registered, recorded when `checkAnswers` is on (else empty). */
+    checkedRoutes: CheckedRoute[];
   }
 }
 
@@ -186,7 +192,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before every route: the pages' background pre-render waits for a moment without requests.
   const requestsInFlight = deps.web ? trackRequestsInFlight(app) : undefined;
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Every JSON answer is encoded through a schema (ADR 0057): the route's for its success,
+  // the error envelope's for errors (error-handler.ts).
+  app.setSerializerCompiler(answerSerializerCompiler);
+  // Before compression (its onSend comes later) and before any route is registered.
+  app.decorate("checkedRoutes", deps.checkAnswers ? registerAnswerCheck(app) : []);
   registerErrorHandling(app);
   // First hook of every request: its X-Request-Id header and its scope (request-scope.ts).
   registerRequestScope(app);

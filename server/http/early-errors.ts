@@ -11,6 +11,7 @@ import { fail } from "@contracts/envelope";
 import { errorPageTexts, serverMessages } from "@contracts/messages";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded } from "../web/shared.js";
+import { encodeAnswer, errorAnswerSchema } from "./encode-answer.js";
 import { withRequestId } from "./error-handler.js";
 import { REQUEST_ID_HEADER } from "./request-id.js";
 import { API_CSP, securityHeaders } from "./security.js";
@@ -44,7 +45,7 @@ function errorPage(status: number, message: string, requestId?: string): string 
  */
 function earlyAnswer(status: number, message: string, page: boolean, requestId?: string) {
   const named = status >= 500 ? requestId : undefined;
-  const body = page ? errorPage(status, message, named) : JSON.stringify(named ? withRequestId(fail(message), named) : fail(message));
+  const body = page ? errorPage(status, message, named) : encodeAnswer(errorAnswerSchema, named ? withRequestId(fail(message), named) : fail(message));
   const headers: [string, string][] = [
     ...securityHeaders(),
     ["content-security-policy", page ? PAGE_CSP : API_CSP],

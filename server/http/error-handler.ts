@@ -4,6 +4,7 @@ import { fail } from "@contracts/envelope";
 import { serverMessages } from "@contracts/messages";
 import { isDatabaseUnavailable } from "@contracts/service-unavailable";
 import { AppError } from "../errors.js";
+import { sendErrorAnswer } from "./encode-answer.js";
 
 const CJK = /[\u3400-\u9fff]/;
 
@@ -35,27 +36,27 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation.find((v) => CJK.test(v.message ?? ""));
-      return reply.code(400).send(fail(first?.message ?? serverMessages.badRequest));
+      return sendErrorAnswer(reply, 400, fail(first?.message ?? serverMessages.badRequest));
     }
     if (error instanceof AppError) {
       const body = fail(error.message, error.data);
-      return reply.code(error.status).send(error.status >= 500 ? withRequestId(body, request.id) : body);
+      return sendErrorAnswer(reply, error.status, error.status >= 500 ? withRequestId(body, request.id) : body);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, "client error");
-      return reply.code(status).send(fail(statusMessages[status] ?? serverMessages.badRequest));
+      return sendErrorAnswer(reply, status, fail(statusMessages[status] ?? serverMessages.badRequest));
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, "database unavailable");
-      return reply.code(503).header("retry-after", "5").send(fail(serverMessages.serviceUnavailable));
+      return sendErrorAnswer(reply.header("retry-after", "5"), 503, fail(serverMessages.serviceUnavailable));
     }
     request.log.error({ err: error }, "request failed");
-    return reply.code(500).send(withRequestId(fail(serverMessages.internal), request.id));
+    return sendErrorAnswer(reply, 500, withRequestId(fail(serverMessages.internal), request.id));
   });
 
   app.setNotFoundHandler((request, reply) => {
     const apiLike = request.url.startsWith("/api/") || request.url.startsWith("/pandaadmin/");
-    reply.code(404).send(fail(apiLike ? serverMessages.apiNotFound : serverMessages.notFound));
+    sendErrorAnswer(reply, 404, fail(apiLike ? serverMessages.apiNotFound : serverMessages.notFound));
   });
 }

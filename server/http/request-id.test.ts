@@ -4,6 +4,7 @@
  * trusted proxy sends it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { AppError } from "../errors.js";
 import { captureLog } from "../testing/log-capture.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
@@ -33,7 +34,7 @@ describe("request ids", () => {
         app.get("/probe/early-page", { config: { access: "public" } }, (request, reply) => sendEarlyError(request, reply, 500, "服务器内部错误"));
         app.get("/api/probe/early", { config: { access: "public" } }, (request, reply) => sendEarlyError(request, reply, 500, "服务器内部错误"));
         app.get("/api/probe/early-400", { config: { access: "public" } }, (request, reply) => sendEarlyError(request, reply, 400, "请求错误"));
-        app.get("/probe/later", { config: { access: "public" } }, async (_request, reply) => {
+        app.get("/probe/later", { config: { access: "public" }, schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async (_request, reply) => {
           await reply.send({ ok: true });
           // A timer the request started logs after the answer ended: not under its id.
           setTimeout(() => serviceLog.info({ step: "after" }, "service line after the answer"), 20);

@@ -1,11 +1,15 @@
 import Fastify from "fastify";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { answerFor, pickEncoding, SharedAnswer, sendShared } from "./shared-answer.js";
 
+const listSchema = z.object({ code: z.number(), list: z.array(z.object({ id: z.number(), name: z.string() })) });
+const texts = z.object({ code: z.number(), list: z.array(z.string()) });
+
 describe("shared answers", () => {
-  const big = new SharedAnswer(JSON.stringify({ code: 1, list: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `夜曲 ${i}` })) }));
-  const small = new SharedAnswer('{"code":1}');
+  const big = SharedAnswer.json(listSchema, { code: 1, list: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `夜曲 ${i}` })) });
+  const small = SharedAnswer.json(listSchema, { code: 1, list: [] });
   const app = Fastify();
   app.get("/big", (request, reply) => sendShared(request, reply, big));
   app.get("/small", (request, reply) => sendShared(request, reply, small));
@@ -37,7 +41,7 @@ describe("shared answers", () => {
   it("still sends the same plain JSON after its compressed forms replaced the kept bytes", async () => {
     const json = JSON.stringify({ code: 1, list: Array.from({ length: 100 }, (_, i) => `串烧 ${i}`) });
     for (const first of ["br", "gzip"] as const) {
-      const answer = new SharedAnswer(json);
+      const answer = SharedAnswer.json(texts, JSON.parse(json));
       expect(answer.body.toString()).toBe(json);
       answer.encodedAs(first);
       expect(answer.body.toString()).toBe(json);
@@ -48,7 +52,7 @@ describe("shared answers", () => {
   });
 
   it("keeps compressed forms that own exactly their bytes, not a slice of zlib's 64 KB chunk", () => {
-    const answer = new SharedAnswer(JSON.stringify({ code: 1, msg: "成功", data: { title: "夜曲 DJ" } }));
+    const answer = SharedAnswer.text(JSON.stringify({ code: 1, msg: "成功", data: { title: "夜曲 DJ" } }), "text/plain");
     // Node's pool would put the short plain text in a slice of a shared 64 KB slab.
     expect(answer.body.buffer.byteLength).toBe(answer.body.length);
     for (const encoding of ["gzip", "br"] as const) {
@@ -67,10 +71,20 @@ describe("shared answers", () => {
 
   it("makes one answer per cached object", () => {
     const value = { a: 1 };
+    const schema = z.object({ code: z.number(), data: z.object({ a: z.number() }) });
     let calls = 0;
-    const make = () => (calls++, JSON.stringify(value));
-    expect(answerFor(value, make)).toBe(answerFor(value, make));
+    const make = (v: typeof value) => (calls++, { code: 1, data: v });
+    expect(answerFor(value, schema, make)).toBe(answerFor(value, schema, make));
     expect(calls).toBe(1);
-    expect(answerFor({ a: 1 }, make)).not.toBe(answerFor(value, make));
+    expect(answerFor({ a: 1 }, schema, make)).not.toBe(answerFor(value, schema, make));
+  });
+
+  it("encodes a JSON answer through its schema, as the route serializer does, and refuses a value that does not match", () => {
+    const schema = z.object({ code: z.number(), at: z.codec(z.iso.datetime(), z.date(), { decode: (s) => new Date(s), encode: (d) => d.toISOString() }) });
+    const answer = SharedAnswer.json(schema, { code: 1, at: new Date(0), extra: "dropped" });
+    expect(answer.body.toString()).toBe('{"code":1,"at":"1970-01-01T00:00:00.000Z"}');
+    expect(answer.schema).toBe(schema);
+    expect(answer.type).toBe("application/json; charset=utf-8");
+    expect(() => SharedAnswer.json(schema, { code: "1", at: new Date(0) })).toThrow();
   });
 });

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
 import { ownBytes, ownText } from "../lib/own-bytes.js";
+import { encodeAnswer, JSON_TYPE } from "./encode-answer.js";
 
 type Encoding = "br" | "gzip";
 
@@ -15,6 +17,10 @@ const BROTLI_Q4_FROM_BYTES = 1024 * 1024;
  * request was most of the cost of serving it to browsers, which always ask for br or gzip.
  * Once compressed, the plain bytes are let go (a kept answer then costs ~1/6 of its size) and
  * made again from a compressed form for the rare client that takes no encoding.
+ *
+ * A JSON answer is made by `SharedAnswer.json(schema, value)` only: its bytes are what the route
+ * serializer would send for that value (`encodeAnswer`), and `schema` is the one its route
+ * declares (the answer check compares them, ADR 0057). Text (a page, a sitemap) by `text`.
  */
 export class SharedAnswer {
   readonly etag: string;
@@ -23,7 +29,23 @@ export class SharedAnswer {
   private plain: Buffer | undefined;
   private readonly encoded = new Map<Encoding, Buffer>();
 
-  constructor(text: string) {
+  /** A JSON answer: `value` encoded through `schema`, the response schema of the route that sends it. */
+  static json(schema: z.ZodType, value: unknown): SharedAnswer {
+    return new SharedAnswer(encodeAnswer(schema, value), JSON_TYPE, schema);
+  }
+
+  /** A text answer that is not JSON (HTML, XML) of content type `type`. */
+  static text(text: string, type: string): SharedAnswer {
+    return new SharedAnswer(text, type);
+  }
+
+  private constructor(
+    text: string,
+    /** Its content type. */
+    readonly type: string,
+    /** The schema a JSON answer was encoded through. */
+    readonly schema?: z.ZodType,
+  ) {
     this.plain = ownText(text);
     this.size = this.plain.length;
     this.etag = `"${createHash("sha1").update(this.plain).digest("base64url")}"`;
@@ -83,27 +105,38 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | nul
 }
 
 /** Sends a shared answer: 304 when the client has it, otherwise its best-compressed bytes. */
-export function sendShared(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  answer: SharedAnswer,
-  type = "application/json; charset=utf-8",
-): FastifyReply {
-  reply.type(type).header("vary", "accept-encoding").header("etag", answer.etag);
+export function sendShared(request: FastifyRequest, reply: FastifyReply, answer: SharedAnswer): FastifyReply {
+  sentAnswers.set(reply, answer);
+  reply.type(answer.type).header("vary", "accept-encoding").header("etag", answer.etag);
   if (request.headers["if-none-match"] === answer.etag) return reply.code(304).send();
   const encoding = answer.size >= COMPRESS_FROM_BYTES ? pickEncoding(request.headers["accept-encoding"]) : null;
   if (!encoding) return reply.send(answer.body);
   return reply.header("content-encoding", encoding).send(answer.encodedAs(encoding));
 }
 
+const sentAnswers = new WeakMap<FastifyReply, SharedAnswer>();
+
+/**
+ * The kept answer a reply is sending, if it is sending one, forgotten once asked (the answer
+ * check compares its schema, ADR 0057; an error answer sent after it is not that answer).
+ */
+export function takeSharedAnswer(reply: FastifyReply): SharedAnswer | undefined {
+  const answer = sentAnswers.get(reply);
+  sentAnswers.delete(reply);
+  return answer;
+}
+
 const answersOf = new WeakMap<object, SharedAnswer>();
 
-/** The shared answer made from a cached object (one per cache fill of the service that owns it). */
-export function answerFor(value: object, toJson: () => string): SharedAnswer {
-  let answer = answersOf.get(value);
-  if (!answer) {
-    answer = new SharedAnswer(toJson());
-    answersOf.set(value, answer);
+/**
+ * The shared JSON answer made from a cached object (one per cache fill of the service that owns
+ * it): `answer(value)` encoded through `schema`.
+ */
+export function answerFor<T extends object>(value: T, schema: z.ZodType, answer: (value: T) => unknown): SharedAnswer {
+  let kept = answersOf.get(value);
+  if (!kept) {
+    kept = SharedAnswer.json(schema, answer(value));
+    answersOf.set(value, kept);
   }
-  return answer;
+  return kept;
 }

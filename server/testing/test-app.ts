@@ -39,6 +39,8 @@ export interface TestAppOptions {
   recordedLimits?: AppDeps["recordedLimits"];
   /** A database the caller opened (a second instance on the same PostgreSQL); the caller closes it. */
   database?: DatabaseHandle;
+  /** Check every JSON answer against its route's schema (ADR 0057); default on. */
+  checkAnswers?: boolean;
 }
 
 /** The real application (buildApp) on a fresh test database of `engine` and a throw-away DATA_DIR. */
@@ -62,6 +64,7 @@ export async function createTestApp(engine: DatabaseEngine, opts: TestAppOptions
     plugins: opts.plugins,
     canary: opts.canary,
     ...(opts.recordedLimits ? { recordedLimits: opts.recordedLimits } : {}),
+    checkAnswers: opts.checkAnswers ?? true,
   });
   await opts.extend?.(app);
   await app.ready();

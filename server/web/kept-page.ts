@@ -26,7 +26,7 @@ export class KeptPage {
     readonly contentType: string,
     html: string,
   ) {
-    this.answer = new SharedAnswer(html);
+    this.answer = SharedAnswer.text(html, contentType);
     this.csp = scriptHashCsp([...html.matchAll(INLINE_SCRIPT)].map((m) => sha256(m[1])));
     // Compressed now, in the render's time: the plain bytes are let go (re-made for the rare client without either).
     this.answer.encodedAs("gzip");

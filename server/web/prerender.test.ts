@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { rm } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { ensureWebBuild } from "../../e2e/web-server.js";
 import { demoMediaFixture } from "../db/seed/demo-media.fixture.js";
 import { seedDemoCatalogue } from "../db/seed/index.js";
@@ -20,7 +21,7 @@ async function preparedApp(engine: Parameters<typeof createTestApp>[0], env: Rec
     env: { PRERENDER_SUITES: String(SUITES), PRERENDER_CATEGORY_PAGES: String(CATEGORY_PAGES), ...env },
     // A request that stays in flight until the test lets it go.
     extend: (app) => {
-      app.get("/api/_hold", { config: { access: "public" } }, async () => {
+      app.get("/api/_hold", { config: { access: "public" }, schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async () => {
         await hold?.gate;
         return { ok: true };
       });

@@ -1,8 +1,5 @@
 import { envelopeSchema, ok } from "@contracts/envelope";
 import { categoryPageSchema, type GetSortQuery } from "@contracts/category";
-import { chartSideSchema } from "@contracts/charts";
-import { z } from "zod";
-import { jsonWith, reusedJson } from "../../http/json-splice.js";
 import { SharedAnswer } from "../../http/shared-answer.js";
 import type { CacheRegistry } from "../../lib/cache.js";
 import { bareDiyname, type CategoryService } from "./category-service.js";
@@ -22,8 +19,8 @@ const SORT_ANSWER_MAX_STALE_MS = 10 * 60_000;
 const SORT_ANSWER_MAX = 4_000;
 export const SORT_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
 
-const pageFields = categoryPageSchema.omit({ side: true });
-const envelopeFields = envelopeSchema(z.null()).omit({ data: true });
+/** GET /api/forntend/getsort's response schema: the route declares it, the kept answer is encoded through it. */
+export const categoryAnswerSchema = envelopeSchema(categoryPageSchema);
 
 const keyOf = (query: GetSortQuery) => JSON.stringify([bareDiyname(query.diyname), query.page, query.filter]);
 
@@ -42,11 +39,8 @@ export function categoryAnswers(
     // charts' items, the settings: a category without SEO texts of its own shows the site's).
   });
   async function build(query: GetSortQuery): Promise<SharedAnswer> {
-    const { side, ...data } = await categories.page(query);
-    // `side` (~50 KB, cached by the charts service) is serialized once per charts cache fill.
-    const { data: _, ...head } = ok(null);
-    const answer = new SharedAnswer(jsonWith(head, envelopeFields, { data: jsonWith(data, pageFields, { side: reusedJson(side, chartSideSchema) }) }));
-    return answer;
+    // Encoded whole, the charts beside it too (~50 KB), once per fill of this cache (ADR 0057).
+    return SharedAnswer.json(categoryAnswerSchema, ok(await categories.page(query)));
   }
   return {
     get: (query: GetSortQuery) => cache.get(keyOf(query), () => build(query)),

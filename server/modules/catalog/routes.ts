@@ -1,13 +1,14 @@
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
-import { categoryPageSchema, getSortQuerySchema } from "@contracts/category";
+import { getSortQuerySchema } from "@contracts/category";
 import { navItemSchema } from "@contracts/navigation";
-import { musicInfoQuerySchema, musicInfoSchema, viewBeaconSchema, viewCountSchema } from "@contracts/suite";
+import { musicInfoQuerySchema, viewBeaconSchema, viewCountSchema } from "@contracts/suite";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sendShared } from "../../http/shared-answer.js";
 import { knownVisitorId, visitorId } from "../../http/visitor.js";
-import { suiteAnswer } from "./suite-answer.js";
+import { categoryAnswerSchema } from "./category-answers.js";
+import { suiteAnswer, suiteAnswerSchema } from "./suite-answer.js";
 import type { AppServices } from "../../services.js";
 
 export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
@@ -34,7 +35,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
         tags: ["frontend"],
         summary: "套曲详情 (the same bytes for everyone; gives a new visitor the vid cookie; counts no view: the page's beacon does)",
         querystring: musicInfoQuerySchema,
-        response: { 200: envelope(musicInfoSchema) },
+        response: { 200: suiteAnswerSchema },
       },
     },
     async (request, reply) => {
@@ -67,7 +68,7 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
         tags: ["frontend"],
         summary: "分类页 (10 a page; filter new|hot)",
         querystring: getSortQuerySchema,
-        response: { 200: envelope(categoryPageSchema) },
+        response: { 200: categoryAnswerSchema },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,8 @@ import { envelopeSchema, ok } from "@contracts/envelope";
 import { type MusicInfo, musicInfoSchema } from "@contracts/suite";
 import { SharedAnswer } from "../../http/shared-answer.js";
 
-const envelope = envelopeSchema(musicInfoSchema);
+/** GET /api/forntend/getmusicinfo's response schema: the route declares it, the kept answer is encoded through it. */
+export const suiteAnswerSchema = envelopeSchema(musicInfoSchema);
 const answers = new WeakMap<MusicInfo, SharedAnswer>();
 
 /**
@@ -13,7 +14,7 @@ const answers = new WeakMap<MusicInfo, SharedAnswer>();
 export function suiteAnswer(kept: MusicInfo): SharedAnswer {
   let answer = answers.get(kept);
   if (!answer) {
-    answer = new SharedAnswer(JSON.stringify(envelope.encode(ok(kept))));
+    answer = SharedAnswer.json(suiteAnswerSchema, ok(kept));
     answers.set(kept, answer);
   }
   return answer;

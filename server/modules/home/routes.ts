@@ -19,10 +19,7 @@ export const homeRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
     async (request, reply) => {
       const page = await services.home.page();
       // Checked, serialized and compressed once per fill of the home service's cache.
-      const answer = answerFor(page, () => {
-        const { data, ...seo } = page;
-        return JSON.stringify(homeResponseSchema.encode({ ...ok(data), ...seo }));
-      });
+      const answer = answerFor(page, homeResponseSchema, ({ data, ...seo }) => ({ ...ok(data), ...seo }));
       return sendShared(request, reply, answer);
     },
   );

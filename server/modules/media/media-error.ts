@@ -1,6 +1,7 @@
 import { fail } from "@contracts/envelope";
 import { serverMessages } from "@contracts/messages";
 import type { FastifyReply } from "fastify";
+import { sendErrorAnswer } from "../../http/encode-answer.js";
 
 const MESSAGES = {
   400: serverMessages.badAddress,
@@ -16,5 +17,5 @@ const MESSAGES = {
  */
 export function sendMediaError(reply: FastifyReply, status: keyof typeof MESSAGES): FastifyReply {
   reply.removeHeader("content-disposition");
-  return reply.code(status).type("application/json; charset=utf-8").send(fail(MESSAGES[status]));
+  return sendErrorAnswer(reply, status, fail(MESSAGES[status]));
 }

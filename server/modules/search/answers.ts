@@ -80,8 +80,7 @@ export function searchAnswers(service: Pick<SearchService, "resolve" | "start">,
     inFlight.set(key, run);
     try {
       const result = await run.result;
-      const json = JSON.stringify(searchAnswerSchema.encode(ok(result)));
-      return { answer: new SharedAnswer(json), run, partial: result.errors.length > 0, storedAt: now() };
+      return { answer: SharedAnswer.json(searchAnswerSchema, ok(result)), run, partial: result.errors.length > 0, storedAt: now() };
     } finally {
       if (inFlight.get(key) === run) inFlight.delete(key);
     }

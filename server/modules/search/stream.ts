@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from "node:stream";
 import { searchStreamDoneSchema, searchStreamSourceSchema } from "@contracts/search";
+import { encodeAnswer } from "../../http/encode-answer.js";
 import type { SearchEvent, SearchRun } from "./fanout.js";
 
 /** The stream's headers: never cached, never transformed, never buffered by nginx (`X-Accel-Buffering`). */
@@ -16,8 +17,9 @@ const frames = new WeakMap<SearchEvent, string>();
 export function frameOf(event: SearchEvent): string {
   let frame = frames.get(event);
   if (frame === undefined) {
-    const data = event.event === "source" ? searchStreamSourceSchema.encode(event.data) : searchStreamDoneSchema.encode(event.data);
-    frame = `event: ${event.event}\ndata: ${JSON.stringify(data)}\n\n`;
+    // Each event's data is encoded through its schema, as every JSON answer is (ADR 0057).
+    const data = event.event === "source" ? encodeAnswer(searchStreamSourceSchema, event.data) : encodeAnswer(searchStreamDoneSchema, event.data);
+    frame = `event: ${event.event}\ndata: ${data}\n\n`;
     frames.set(event, frame);
   }
   return frame;

@@ -5,6 +5,9 @@ import type { CacheRegistry, Tag } from "../../lib/cache.js";
 import { ITEM_RANGE, tags } from "../../lib/cache-tags.js";
 import { seoRepo } from "./repo.js";
 
+/** Sitemaps are XML (their kept answers carry the type). */
+const XML_TYPE = "application/xml; charset=utf-8";
+
 /** The sitemap protocol's limit of URLs per file. */
 export const ITEMS_PER_SITEMAP = 50_000;
 
@@ -91,7 +94,7 @@ export function seoService(db: AppDatabase, { publicUrl, caches }: { publicUrl: 
    * counted as 5 MB of plain XML each, all but a dozen files were pushed out and built again.
    */
   function kept(xml: string): SharedAnswer {
-    const answer = new SharedAnswer(xml);
+    const answer = SharedAnswer.text(xml, XML_TYPE);
     answer.encodedAs("gzip");
     return answer;
   }

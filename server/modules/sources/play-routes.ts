@@ -4,6 +4,7 @@ import { serverMessages } from "@contracts/messages";
 import { sourcePlayMessages, sourcePlayQuerySchema, sourceSegmentQuerySchema } from "@contracts/source-play";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { sendErrorAnswer } from "../../http/encode-answer.js";
 import { rateLimitConfig } from "../../http/rate-limits.js";
 import type { AppServices } from "../../services.js";
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist, SOURCE_SEGMENT_PATH } from "./hls-playlist.js";
@@ -32,7 +33,7 @@ function isPageType(type: string | undefined, url: string): boolean {
 
 function sendEnvelope(reply: FastifyReply, status: number, message: string): FastifyReply {
   // A resolved address is never cached by the browser: tokens expire.
-  return reply.code(status).header("cache-control", "no-store").type("application/json; charset=utf-8").send(fail(message));
+  return sendErrorAnswer(reply.header("cache-control", "no-store"), status, fail(message));
 }
 
 interface StreamJob {
