@@ -17,6 +17,11 @@ export interface CheckedRoute {
  * @fastify/swagger from the routes' schemas (its shape is OpenAPI 3.1's, not a zod schema's).
  */
 export const FOREIGN_JSON_ROUTES: ReadonlySet<string> = new Set(["/api/docs/json"]);
+/**
+ * The pages' handler (server/web, registered with the web build only): its JSON is React Router's
+ * own protocol (`/__manifest`, streamed, asked by the browser as it moves between pages).
+ */
+const PAGES_ROUTE = "/*";
 
 /** Why an answer failed its check: the route, the status and what did not match. */
 export class AnswerCheckError extends Error {}
@@ -55,7 +60,8 @@ function checkAnswer(request: FastifyRequest, reply: FastifyReply, payload: unkn
   const kept = takeSharedAnswer(reply);
   const type = String(reply.getHeader("content-type") ?? "");
   if (!type.startsWith("application/json") || payload == null || reply.statusCode === 304) return;
-  if (FOREIGN_JSON_ROUTES.has(request.routeOptions.url ?? "")) return;
+  const route = request.routeOptions.url ?? "";
+  if (FOREIGN_JSON_ROUTES.has(route) || route === PAGES_ROUTE) return;
   const where = `${request.method} ${request.routeOptions.url ?? request.url} answered ${reply.statusCode}`;
   const text = answerText(payload, reply.getHeader("content-encoding"), where);
   const status = reply.statusCode;
