@@ -145,7 +145,9 @@ describe("soft length limits (ADR 0060)", () => {
     await bio.fill("夜".repeat(201));
     expect([...(await bio.inputValue())].length).toBe(201);
     await page.getByText("个人简介不能超过200个字符").waitFor();
-    await page.getByText("201 / 200").waitFor();
+    const count = page.getByText("201 / 200");
+    await count.waitFor();
+    expect(await count.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(220, 38, 38)");
     await shot(page, "bio-over-limit");
     let saved = false;
     page.on("request", (r) => r.url().includes("update") && r.method() === "POST" && (saved = true));
@@ -171,7 +173,9 @@ describe("soft length limits (ADR 0060)", () => {
     const alert = page.getByRole("alert").filter({ hasText: "评论不能超过500个字符" });
     await alert.waitFor();
     expect(await box.getAttribute("aria-invalid")).toBe("true");
-    await page.getByText("501/500").waitFor();
+    const count = page.getByText("501/500");
+    await count.waitFor();
+    expect(await count.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(220, 38, 38)");
     await box.scrollIntoViewIfNeeded();
     await shot(page, "comment-over-limit");
     let posted = false;
