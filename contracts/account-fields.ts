@@ -53,9 +53,12 @@ export const nicknameField = trimmed(fieldMessages.nicknameRequired).refine(
   { error: fieldMessages.nicknameLength },
 );
 
+/** The bio's limit (spec: at most 200). A soft limit in the form, as the comment box's (ADR 0060). */
+export const BIO_MAX_CHARS = 200;
+
 export const bioField = z
   .string()
-  .refine((s) => charLength(s) <= 200, { error: fieldMessages.bioLength });
+  .refine((s) => charLength(s) <= BIO_MAX_CHARS, { error: fieldMessages.bioLength });
 
 /** Email codes: 4 to 6 characters. */
 export const emailCodeField = trimmed(fieldMessages.codeRequired).refine(

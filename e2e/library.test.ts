@@ -125,16 +125,21 @@ describe("personal library in the browser", () => {
     await context.close();
   });
 
-  it("too few coins: the clear message, nothing taken", async () => {
+  it("too few coins: the balance, the price and how coins come; 确认下载 disabled; the server refuses too", async () => {
     const member = await createTestUser(server.app, { coins: 4 });
     const context = await memberContext(member);
     const page = await context.newPage();
     await openSuite(page, suite.id);
     await page.getByRole("button", { name: "下载", exact: true }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByText("（余额不足）").waitFor();
-    await dialog.getByRole("button", { name: /确认下载/ }).click();
-    await dialog.getByText("币不足，下载需要10币，当前余额4币").waitFor();
+    await dialog.getByText("余额不足：当前 4 币，需要 10 币").waitFor();
+    await dialog.getByText("币由站点管理员发放").waitFor();
+    expect(await dialog.getByRole("button", { name: /确认下载/ }).isDisabled()).toBe(true);
+    await settle(page);
+    await page.screenshot({ path: `${SHOTS}/download-short.png` });
+    // A client that sends it anyway is refused with the clear message.
+    const res = await server.app.inject({ method: "POST", url: "/api/user/download", headers: member.headers, payload: { id: suite.id } });
+    expect(res.json()).toMatchObject({ code: 0, msg: "币不足，下载需要10币，当前余额4币" });
     expect(await coinsOf(member)).toBe(4);
     await context.close();
   });

@@ -3,16 +3,16 @@ import { useEffect } from "react";
 import { AntdScope } from "./AntdScope";
 import type { SiteMessageContent } from "./feedback";
 
-export interface ToastCall {
-  kind: "success" | "error" | "warning";
-  content: SiteMessageContent;
-}
+export type ToastCall =
+  | { kind: "success" | "error" | "warning"; content: SiteMessageContent }
+  /** Takes away the toast with the key `content`. */
+  | { kind: "dismiss"; content: string };
 export type ToastSink = (call: ToastCall) => void;
 
 function Holder({ pending, attach }: { pending: ToastCall[]; attach: (sink: ToastSink | null) => void }) {
   const [api, holder] = message.useMessage();
   useEffect(() => {
-    const sink: ToastSink = ({ kind, content }) => void api[kind](content);
+    const sink: ToastSink = (call) => (call.kind === "dismiss" ? api.destroy(call.content) : void api[call.kind](call.content));
     attach(sink);
     for (const call of pending.splice(0)) sink(call);
     return () => attach(null);

@@ -9,6 +9,8 @@ export interface SiteMessage {
   success(content: SiteMessageContent): void;
   error(content: SiteMessageContent): void;
   warning(content: SiteMessageContent): void;
+  /** Takes away the toast shown (or waiting to be shown) with this key. */
+  dismiss(key: string): void;
 }
 
 const MessageContext = createContext<SiteMessage | null>(null);
@@ -39,12 +41,18 @@ export function MessageProvider({ children }: { children: ReactNode }) {
     sink.current = next;
   }, []);
   const api = useMemo<SiteMessage>(() => {
-    const send = (kind: ToastCall["kind"]) => (content: SiteMessageContent) => {
+    const send = (kind: "success" | "error" | "warning") => (content: SiteMessageContent) => {
       if (sink.current) return sink.current({ kind, content });
       pending.current.push({ kind, content });
       setWanted(true);
     };
-    return { success: send("success"), error: send("error"), warning: send("warning") };
+    const dismiss = (key: string) => {
+      if (sink.current) return sink.current({ kind: "dismiss", content: key });
+      // In place: the toasts part holds this array until it has shown what waits in it.
+      const kept = pending.current.filter((call) => typeof call.content === "string" || call.content.key !== key);
+      pending.current.splice(0, pending.current.length, ...kept);
+    };
+    return { success: send("success"), error: send("error"), warning: send("warning"), dismiss };
   }, []);
   return (
     <MessageContext.Provider value={api}>

@@ -91,8 +91,19 @@ export function LoginForm({
     if (active && needCaptcha) refreshCaptcha();
   }, [active, needCaptcha]);
 
+  // What an earlier try said goes when the form leaves the screen (another tab, the dialog
+  // closed): coming back, the form starts clean rather than showing stale complaints.
   useEffect(() => {
-    if (prefill) setValues((v) => ({ ...v, account: prefill.account, password: "" }));
+    if (active) return;
+    setErrors({});
+    message.dismiss("login");
+  }, [active, message]);
+
+  // A username just registered: filled in, the old complaints gone.
+  useEffect(() => {
+    if (!prefill) return;
+    setValues((v) => ({ ...v, account: prefill.account, password: "" }));
+    setErrors({});
   }, [prefill]);
 
   /** A field shown in error is checked again as it is corrected. */

@@ -23,6 +23,8 @@ interface RegisterValues {
   captcha: string;
 }
 
+const REGISTER_FIELDS = ["username", "email", "password", "confirm", "captcha"] as const;
+
 /**
  * The dialog's register tab (spec sections 2, 5): username, email, password, confirmation and
  * captcha (always). Success says 注册成功，请登录 and hands the username to the login tab; a
@@ -40,8 +42,10 @@ export function RegisterForm({ active = true, onRegistered }: { active?: boolean
   };
 
   // A new image each time the tab comes on screen (the login tab's captcha replaces this one).
+  // Leaving the tab takes its field messages with it (the values stay for coming back).
   useEffect(() => {
     if (active) refreshCaptcha();
+    else form.setFields(REGISTER_FIELDS.map((name) => ({ name, errors: [] })));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active]);
 

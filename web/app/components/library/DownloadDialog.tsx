@@ -5,8 +5,8 @@ import { useEffect, useState } from "react";
 import { copyText } from "../../lib/copy-text";
 import { useSession } from "../../session/store";
 import { useSiteMessage } from "../feedback";
-import { formatChinaDate } from "../suite/format";
 import { useDownloadDialog } from "./download-dialog-store";
+import { downloadTerms, HOW_COINS_COME } from "./download-terms";
 import { getItemStates, handleDownload } from "./library-api";
 import styles from "./library.module.css";
 import { AntdScope } from "../AntdScope";
@@ -61,9 +61,6 @@ function DownloadDialogBody() {
   }, [target]);
 
   if (!target) return <Modal open={false} footer={null} />;
-  const coins = user?.coins ?? 0;
-  const vipUntil = user?.vipUntil ?? null;
-  const vipActive = vipUntil !== null && vipUntil * 1000 > Date.now();
   const external = target.website && target.website.code !== LOCAL_SITE_CODE ? target.website : null;
 
   const confirm = async () => {
@@ -84,18 +81,7 @@ function DownloadDialogBody() {
     }
   };
 
-  let terms: string;
-  let short = false;
-  if (target.vipdown === "1") {
-    terms = vipActive ? `VIP专属下载，您的VIP有效期至${formatChinaDate(vipUntil!)}` : "该套曲为VIP专属下载，您还不是VIP会员或VIP已过期";
-  } else if (target.price === 0) {
-    terms = "免费下载";
-  } else if (purchased) {
-    terms = "您已购买过该套曲，重新下载免费";
-  } else {
-    terms = `下载需要${target.price}币，当前余额${coins}币`;
-    short = purchased === false && coins < target.price;
-  }
+  const terms = downloadTerms(target, { coins: user?.coins ?? 0, vipUntil: user?.vipUntil ?? null, purchased, now: Date.now() });
 
   const done = phase.step === "done" ? phase.result : null;
   const footer = done
@@ -108,8 +94,8 @@ function DownloadDialogBody() {
         <Button key="cancel" onClick={close}>
           取消
         </Button>,
-        <Button key="ok" type="primary" loading={phase.step === "working"} onClick={confirm}>
-          {phase.step === "working" ? "下载中..." : target.vipdown === "0" && target.price > 0 && !purchased ? `确认下载（${target.price}币）` : "确认下载"}
+        <Button key="ok" type="primary" loading={phase.step === "working"} disabled={!terms.canConfirm} onClick={confirm}>
+          {phase.step === "working" ? "下载中..." : terms.confirmLabel}
         </Button>,
       ];
 
@@ -130,10 +116,10 @@ function DownloadDialogBody() {
         </div>
       ) : (
         <div className={styles.dialogBody}>
-          <p className={short ? `${styles.terms} ${styles.short}` : styles.terms} data-download-terms>
-            {terms}
-            {short ? "（余额不足）" : null}
+          <p className={terms.short ? `${styles.terms} ${styles.short}` : styles.terms} data-download-terms role={terms.short ? "alert" : undefined}>
+            {terms.text}
           </p>
+          {terms.short ? <p className={styles.note}>{HOW_COINS_COME}</p> : null}
           {external ? <p className={styles.note}>该套曲来自{external.name}，下载在来源站点的网盘进行，本站只提供地址。</p> : null}
           {phase.step === "confirm" && phase.error ? <Alert type="error" showIcon title={phase.error} /> : null}
         </div>

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { formatDuration } from "../suite/format";
 import { Icon, type IconName } from "./icons";
 import { playerControls } from "./media-engine";
-import { trackAt } from "./player-item";
+import { knownDuration, trackAt } from "./player-item";
 import { currentItem, usePlayer } from "./player-store";
 import { PlaylistPanel } from "./PlaylistPanel";
 import styles from "./player.module.css";
@@ -16,12 +16,17 @@ export function useNowPlayingTrack() {
   return tracks && n >= 0 ? { n: n + 1, of: tracks.length, label: tracks[n].label } : null;
 }
 
+/** The length while it is not known (a restored entry that never reported one). */
+export const UNKNOWN_TIME = "--:--";
+
 /** The bottom bar (spec section 2): previous/play/next, progress and time, volume and mute, playlist. */
 export function PlayerBar() {
   const item = usePlayer(currentItem);
   const s = usePlayer((st) => st);
   const track = useNowPlayingTrack();
   if (!item) return null;
+  // Until the media says how long it is (after a reload it has not loaded yet), the entry's own length.
+  const duration = knownDuration(s.duration, item);
   const atEnd = s.index >= s.items.length - 1;
   const status = s.error ? (
     <span className={styles.error} role="alert">{s.error}</span>
@@ -64,10 +69,10 @@ export function PlayerBar() {
           />
           <IconButton icon="next" label="下一首" onClick={playerControls.next} disabled={atEnd} />
         </div>
-        <div className={styles.progress}>
+        <div className={styles.progress} data-player-progress="">
           <span>{formatDuration(s.position)}</span>
-          <SeekSlider position={s.position} duration={s.duration} />
-          <span>{formatDuration(s.duration)}</span>
+          <SeekSlider position={s.position} duration={duration} />
+          <span>{duration > 0 ? formatDuration(duration) : UNKNOWN_TIME}</span>
         </div>
       </div>
 
@@ -138,16 +143,20 @@ function SeekSlider({ position, duration }: { position: number; duration: number
     el.addEventListener("change", commit);
     return () => el.removeEventListener("change", commit);
   }, []);
+  const known = duration > 0;
+  const max = known ? Math.max(1, Math.floor(duration)) : 1;
+  // With no known length the thumb stays at the start (a range clamps a larger value to full).
+  const value = known ? Math.min(max, Math.floor(draft ?? position)) : 0;
   return (
     <input
       ref={ref}
       className={styles.range}
       type="range"
       min={0}
-      max={Math.max(1, Math.floor(duration))}
+      max={max}
       step={1}
-      value={Math.floor(draft ?? position)}
-      disabled={!(duration > 0)}
+      value={value}
+      disabled={!known}
       onChange={(e) => setDraft(Number(e.target.value))}
       aria-label="播放进度"
       aria-valuetext={formatDuration(draft ?? position)}

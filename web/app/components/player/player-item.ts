@@ -21,6 +21,12 @@ export interface PlayerItem {
   page?: string;
   /** Timed tracklist (from the suite's djlist), in play order. */
   tracks?: Track[];
+  /**
+   * The media's length in seconds when known before it loads (the suite's recorded duration,
+   * or what the media said when it last played): a restored player shows it until the media
+   * reports its own.
+   */
+  duration?: number;
 }
 
 export const HLS_MIME = HLS_MIME_TYPE;
@@ -75,7 +81,15 @@ export function fromMusicInfo(info: MusicInfo): PlayerItem {
     mimeType: mimeTypeOf(info.palyurl, info.playtype),
     page: info.url,
     ...(tracks.length ? { tracks } : {}),
+    ...(info.duration && info.duration > 0 ? { duration: info.duration } : {}),
   });
+}
+
+/** The length to show for the current entry: the media's once known, else the entry's own, else 0 (unknown). */
+export function knownDuration(mediaDuration: number, item: Pick<PlayerItem, "duration"> | undefined): number {
+  if (Number.isFinite(mediaDuration) && mediaDuration > 0) return mediaDuration;
+  const own = item?.duration;
+  return typeof own === "number" && Number.isFinite(own) && own > 0 ? own : 0;
 }
 
 /** The leaves that carry a start time, in the order they play. */

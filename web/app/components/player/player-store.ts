@@ -173,7 +173,16 @@ export function createPlayerStore(storage: () => StateStorage = () => (typeof lo
           setPanelOpen: (panelOpen) => set({ panelOpen }),
           setVideoMinimised: (videoMinimised) => set({ videoMinimised }),
           setVideoFullscreen: (videoFullscreen) => set({ videoFullscreen }),
-          patch: (p) => set(p),
+          patch: (p) =>
+            set((s) => {
+              // The media's length is kept on its entry too, so a reload can show it before the media loads.
+              const item = s.items[s.index];
+              const d = p.duration;
+              if (!item || d === undefined || !Number.isFinite(d) || d <= 0 || Math.abs((item.duration ?? 0) - d) < 1) return p;
+              const items = s.items.slice();
+              items[s.index] = { ...item, duration: Math.round(d) };
+              return { ...p, items };
+            }),
           newPlayback: () => set({ playback: freshPlayback() }),
           addListened: (seconds) =>
             set((s) => (s.playback ? { playback: { ...s.playback, listened: s.playback.listened + seconds } } : {})),

@@ -1,6 +1,6 @@
 import { Button, Form, Input } from "antd";
 import { useState } from "react";
-import { bioField, nicknameField } from "@contracts/account-fields";
+import { BIO_MAX_CHARS, bioField, charLength, nicknameField } from "@contracts/account-fields";
 import { profileMessages, profilePaths } from "@contracts/account-profile-texts";
 import { zodRule } from "../../lib/form-rules";
 import { userCall } from "../../lib/user-api";
@@ -22,6 +22,7 @@ export function ProfileForm({ user, onChangeEmail }: { user: SessionUser; onChan
   const setUser = useSession((s) => s.setUser);
   const [form] = Form.useForm<ProfileValues>();
   const [saving, setSaving] = useState(false);
+  const bioOver = charLength(Form.useWatch("bio", form) ?? "") > BIO_MAX_CHARS;
 
   const nicknameTaken = (msg: string) => form.setFields([{ name: "nickname", errors: [msg] }]);
 
@@ -69,7 +70,13 @@ export function ProfileForm({ user, onChangeEmail }: { user: SessionUser; onChan
         <Input placeholder="2-20个字符" maxLength={20} />
       </Form.Item>
       <Form.Item label="个人简介" name="bio" rules={[zodRule(bioField)]}>
-        <Input.TextArea placeholder="介绍一下自己吧" rows={4} maxLength={200} showCount />
+        {/* A soft limit (ADR 0060): typing may go over, the count turns red and the rule's message shows. */}
+        <Input.TextArea
+          placeholder="介绍一下自己吧"
+          rows={4}
+          count={{ show: true, max: BIO_MAX_CHARS, strategy: charLength }}
+          classNames={{ count: bioOver ? styles.countOver : undefined }}
+        />
       </Form.Item>
       <Form.Item label=" " colon={false}>
         <Button type="primary" htmlType="submit" loading={saving}>

@@ -85,10 +85,12 @@ export function Comments({ itemId }: { itemId: number }) {
   }, [itemId, page]);
 
   const length = charCount(text.trim());
+  // A soft limit (ADR 0060): typing may go over; the count turns red, the message shows, posting is refused.
+  const tooLong = length > COMMENT_MAX_CHARS;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!length) return void message.warning(m.commentRequired);
-    if (length > COMMENT_MAX_CHARS) return void message.warning(m.commentTooLong);
+    if (tooLong) return void message.warning(m.commentTooLong);
     if (!user) return showLogin("login");
     setPosting(true);
     try {
@@ -138,10 +140,17 @@ export function Comments({ itemId }: { itemId: number }) {
           onChange={(e) => setText(e.target.value)}
           placeholder={user ? "说点什么吧..." : "登录后参与评论"}
           aria-label="评论内容"
+          aria-invalid={tooLong || undefined}
+          aria-describedby={tooLong ? "comment-error" : undefined}
           className={styles.textarea}
         />
+        {tooLong ? (
+          <p id="comment-error" className={styles.fieldError} role="alert">
+            {m.commentTooLong}
+          </p>
+        ) : null}
         <div className={styles.formFoot}>
-          <span className={length > COMMENT_MAX_CHARS ? `${styles.charCount} ${styles.charCountOver}` : styles.charCount}>
+          <span className={tooLong ? `${styles.charCount} ${styles.charCountOver}` : styles.charCount}>
             {length}/{COMMENT_MAX_CHARS}
           </span>
           <button type="submit" className={styles.primary} disabled={posting}>
