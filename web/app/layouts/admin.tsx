@@ -83,6 +83,8 @@ function AdminUser() {
   const navigate = useNavigate();
   const { message } = App.useApp();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  // The first-start account must change its password before anything else (issue 25).
+  const mustChange = admin?.mustChangePassword === true;
   const logout = async () => {
     try {
       // Ends this admin session on the server (spec section 7); a dead session is "logged out" too.
@@ -115,7 +117,15 @@ function AdminUser() {
           <DownOutlined className={styles.caret} />
         </button>
       </Dropdown>
-      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <ChangePasswordDialog
+        open={passwordOpen || mustChange}
+        forced={mustChange}
+        onClose={() => setPasswordOpen(false)}
+        onChanged={() => {
+          const now = useSession.getState().admin;
+          if (now) useSession.getState().setAdmin({ ...now, mustChangePassword: false });
+        }}
+      />
     </>
   );
 }
