@@ -36,6 +36,8 @@ function AdminFrame() {
   const [collapsed, setCollapsed] = useState(false);
   const { pathname } = useLocation();
   const role = useSession((s) => s.admin?.role);
+  // The first-start account sees only the change-password dialog (AdminUser): no screen whose calls would all be refused.
+  const mustChange = useSession((s) => s.admin?.mustChangePassword === true);
   return (
     <Layout className={styles.frame}>
       <Layout.Sider
@@ -65,7 +67,7 @@ function AdminFrame() {
         </Layout.Header>
         <Layout.Content className={styles.content}>
           {/* A 超级管理员 screen opened by an editor: the refusal, not a page of refused calls. */}
-          {isSuperOnly(pathname) ? (
+          {mustChange ? null : isSuperOnly(pathname) ? (
             <SuperOnly>
               <Outlet />
             </SuperOnly>
