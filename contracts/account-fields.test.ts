@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bioField, emailCodeField, emailField, fieldMessages, nicknameField, registerPasswordField, resetPasswordField, usernameField } from "./account-fields";
+import { adminUsernameField, bioField, emailCodeField, emailField, fieldMessages, nicknameField, registerPasswordField, resetPasswordField, usernameField } from "./account-fields";
 
 const message = (schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown) =>
   schema.safeParse(value).error?.issues[0]?.message;
@@ -15,6 +15,12 @@ describe("account field rules (spec section 5)", () => {
     expect(usernameField.parse("夜店王")).toBe("夜店王");
     expect(message(usernameField, "一".repeat(21))).toBe(fieldMessages.usernameLength);
     expect(message(usernameField, "a b c")).toBeDefined();
+  });
+  it("a new admin's 账号: the username's rules in the back office's words (issue 25)", () => {
+    expect(message(adminUsernameField, "")).toBe("请输入账号");
+    expect(message(adminUsernameField, undefined)).toBe("请输入账号");
+    expect(message(adminUsernameField, "ab")).toBe("账号长度在 3 到 20 个字符");
+    expect(adminUsernameField.parse(" editor_li ")).toBe("editor_li");
   });
   it("passwords: register min 6; reset 6 to 30", () => {
     expect(message(registerPasswordField, "")).toBe(fieldMessages.passwordRequired);

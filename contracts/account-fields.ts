@@ -25,6 +25,14 @@ export const usernameField = trimmed(fieldMessages.usernameRequired)
   .refine((s) => charLength(s) >= 3 && charLength(s) <= 20, { error: fieldMessages.usernameLength })
   .refine((s) => USERNAME_PATTERN.test(s), { error: "用户名只能包含中文、字母、数字、下划线和横线" });
 
+/**
+ * A new admin's account name: the username's rules in the back office's words (the form labels
+ * it 账号, and the admin login says 请输入账号, spec section 7).
+ */
+export const adminUsernameField = trimmed(fieldMessages.adminAccountRequired)
+  .refine((s) => charLength(s) >= 3 && charLength(s) <= 20, { error: fieldMessages.adminAccountLength })
+  .refine((s) => USERNAME_PATTERN.test(s), { error: "账号只能包含中文、字母、数字、下划线和横线" });
+
 /** Register's password: at least 6 (spec); 128 caps what we hash. */
 export const registerPasswordField = z
   .string({ error: fieldMessages.passwordRequired })

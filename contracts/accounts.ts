@@ -36,6 +36,11 @@ export const sessionAdminSchema = z.object({
   status: z.number().int(),
   /** super (超级管理员): everything; editor (编辑): content only. */
   role: z.enum(ADMIN_ROLE_CODES),
+  /**
+   * The account made at first start, until it changes its password: its other admin calls
+   * answer 403 请先修改初始密码, and the back office opens the change-password dialog.
+   */
+  mustChangePassword: z.boolean(),
 });
 export type SessionAdmin = z.infer<typeof sessionAdminSchema>;
 

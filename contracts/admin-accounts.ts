@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { changePasswordField, fieldMessages, nicknameField, resetPasswordField, usernameField } from "./account-fields";
+import { adminUsernameField, changePasswordField, fieldMessages, nicknameField, resetPasswordField } from "./account-fields";
 import { adminTableAnswer, adminTableQuerySchema } from "./admin-table";
 import { adminAccountMessages as m } from "./admin-account-texts";
 import { ADMIN_ROLE_CODES, sessionAdminSchema } from "./accounts";
@@ -39,7 +39,7 @@ const roleField = z.enum(ADMIN_ROLE_CODES, { error: m.roleRequired });
 
 /** `POST /api/pandaadmin/admins`. */
 export const adminCreateSchema = z.object({
-  username: usernameField,
+  username: adminUsernameField,
   password: resetPasswordField,
   nickname: nicknameField,
   role: roleField,

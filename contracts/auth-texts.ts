@@ -12,6 +12,7 @@ export const fieldMessages = {
   captchaRequired: "请输入验证码",
   usernameRequired: "请输入用户名",
   usernameLength: "用户名长度在 3 到 20 个字符",
+  adminAccountLength: "账号长度在 3 到 20 个字符",
   emailRequired: "请输入邮箱",
   emailFormat: "请输入正确的邮箱格式",
   registerPasswordMin: "密码长度不能小于6位",

@@ -54,6 +54,15 @@ describe("back office: categories, blocks, site settings", () => {
     await page.getByRole("button", { name: "保存" }).click();
     await form.getByText("请输入分类名称").waitFor();
     await form.getByLabel("分类名称").fill("抒情慢歌");
+    // A negative sort is refused with the reason, never quietly saved as 0 (issue 25).
+    const sort = form.getByLabel("排序");
+    const sortBefore = await sort.inputValue();
+    await sort.fill("-1");
+    await sort.blur();
+    expect(await sort.inputValue()).toBe("-1");
+    await page.getByRole("button", { name: "保存" }).click();
+    await form.getByText("排序必须是不小于 0 的整数").waitFor();
+    await sort.fill(sortBefore);
     await shot(page, "category-dialog");
     await page.getByRole("button", { name: "保存" }).click();
     await page.getByText("保存成功").waitFor();

@@ -20,7 +20,8 @@ import { scheduleSweeps } from "./lib/sweeps.js";
 async function main() {
   const config = loadConfig();
   // Readable lines on a terminal, JSON when piped or under a process manager (LOG_FORMAT overrides).
-  const logger = createLogger({ level: config.logLevel, format: logFormatFor(config.logFormat) });
+  const logFormat = logFormatFor(config.logFormat);
+  const logger = createLogger({ level: config.logLevel, format: logFormat });
 
   await mkdir(config.mediaDir, { recursive: true });
   await mkdir(config.uploadsDir, { recursive: true });
@@ -36,7 +37,8 @@ async function main() {
   const external = createSourceAdapters({ logger: requestScopedLogger(logger) });
   const app = await buildApp({ config, database, logger, web: true, sourceAdapters: external.sources });
   await applyExternalSources(app.services, config.externalSources, logger);
-  await ensureAdminAccount(database, logger);
+  // The first-start password: boxed on a terminal; never into a JSON log (kept and shipped), a 0600 file instead.
+  await ensureAdminAccount(database, logger, logFormat === "pretty" ? { to: "terminal" } : { to: "file", dataDir: config.dataDir });
   if (config.seedDemo) {
     const media = await prepareDemoMedia(config.dataDir);
     await seedDemoCatalogue(database, { media, logger, writes: app.services.writes });

@@ -9,6 +9,7 @@ const USER_TOKEN = "u".repeat(43);
 const DISABLED_USER_TOKEN = "d".repeat(43);
 const ADMIN_TOKEN = "a".repeat(43);
 const DISABLED_ADMIN_TOKEN = "b".repeat(43);
+const FIRST_START_ADMIN_TOKEN = "f".repeat(43);
 
 const member = (status: number): SessionUser => ({
   id: 7,
@@ -22,13 +23,13 @@ const member = (status: number): SessionUser => ({
   createTime: 0,
   status,
 });
-const boss = (status: number): SessionAdmin => ({ id: 1, username: "admin", nickname: "管理员", avatar: "", status, role: "super" });
+const boss = (status: number, mustChangePassword = false): SessionAdmin => ({ id: 1, username: "admin", nickname: "管理员", avatar: "", status, role: "super", mustChangePassword });
 
 /** Session lookups from a fixed table, counting how often each is asked. */
 function fakeSessions() {
   const calls = { user: 0, admin: 0 };
   const users: Record<string, SessionUser> = { [USER_TOKEN]: member(1), [DISABLED_USER_TOKEN]: member(0) };
-  const admins: Record<string, SessionAdmin> = { [ADMIN_TOKEN]: boss(1), [DISABLED_ADMIN_TOKEN]: boss(0) };
+  const admins: Record<string, SessionAdmin> = { [ADMIN_TOKEN]: boss(1), [DISABLED_ADMIN_TOKEN]: boss(0), [FIRST_START_ADMIN_TOKEN]: boss(1, true) };
   const sessions: SessionLookup = {
     async userByToken(token) {
       calls.user++;
@@ -87,6 +88,9 @@ describe("declaring access levels", () => {
     expect(() => bare.get("/x", { config: { access: "guest" as never } }, async () => "x")).toThrow(/unknown access level/);
     expect(() => bare.get("/y", { config: { access: "user", optionalUser: true } }, async () => "y")).toThrow(
       /optionalUser applies to public routes only/,
+    );
+    expect(() => bare.get("/z", { config: { access: "super", beforePasswordChange: true } }, async () => "z")).toThrow(
+      /beforePasswordChange applies to "admin" routes only/,
     );
   });
 
@@ -148,6 +152,8 @@ describe("guards", () => {
     );
     scope.get("/me/admin", { config: { access: "user" } }, async (request) => request.admin);
     scope.get("/boss", { config: { access: "admin" } }, async (request) => ({ id: request.admin!.id }));
+    scope.get("/boss/super", { config: { access: "super" } }, async (request) => ({ id: request.admin!.id }));
+    scope.post("/boss/password", { config: { access: "admin", beforePasswordChange: true } }, async (request) => ({ id: request.admin!.id }));
   };
 
   it("public routes never look a session up, even with a token", async () => {
@@ -206,6 +212,19 @@ describe("guards", () => {
     const disabled = await app.inject({ url: "/boss", headers: bearer(DISABLED_ADMIN_TOKEN) });
     expect(disabled.statusCode).toBe(403);
     expect(disabled.json()).toMatchObject({ code: 0, msg: "管理员账号已被禁用" });
+  });
+
+  it("an account that must change its initial password: 403 请先修改初始密码, except on routes marked beforePasswordChange (issue 25)", async () => {
+    const { app } = await seamApp(routes);
+    for (const url of ["/boss", "/boss/super"]) {
+      const res = await app.inject({ url, headers: bearer(FIRST_START_ADMIN_TOKEN) });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().msg, url).toMatch(/^请先修改初始密码/u);
+    }
+    const change = await app.inject({ method: "POST", url: "/boss/password", headers: bearer(FIRST_START_ADMIN_TOKEN) });
+    expect(change.json()).toEqual({ id: 1 });
+    // Everyone else is unaffected by the mark.
+    expect((await app.inject({ url: "/boss/super", headers: bearer(ADMIN_TOKEN) })).json()).toEqual({ id: 1 });
   });
 
   it("optionalUser routes: the enabled member or null, never refused", async () => {

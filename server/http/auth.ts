@@ -8,7 +8,8 @@
  * The guards resolve the bearer token once per request, and only on routes that need it:
  * `user` routes get `request.user` (401 请先登录, 403 账号已被禁用), `admin` routes get
  * `request.admin` (from the separate admin sessions; `super` routes only 超级管理员, else 403
- * 需要超级管理员权限), and public routes that opt in with
+ * 需要超级管理员权限; an account that must change its initial password gets 403 请先修改初始密码
+ * except on routes marked `beforePasswordChange`), and public routes that opt in with
  * `optionalUser: true` get `request.user` or null. Other public routes touch no session at all.
  */
 import {
@@ -46,6 +47,12 @@ declare module "fastify" {
     access?: AccessLevel;
     /** A public route that wants the signed-in member when there is one (else `request.user` is null). */
     optionalUser?: boolean;
+    /**
+     * An admin route the first-start account may call before changing its password (the
+     * session check, logout, the password change itself); every other admin route answers it
+     * 403 请先修改初始密码.
+     */
+    beforePasswordChange?: boolean;
   }
   interface FastifyRequest {
     /**
@@ -134,6 +141,9 @@ export function authGuards(sessions: SessionLookup) {
     const admin = t ? await sessions.adminByToken(t) : null;
     if (!admin) throw new AppError(401, adminMessages.notLoggedIn);
     if (!admin.status) throw new AppError(403, adminMessages.accountDisabled);
+    if (admin.mustChangePassword && request.routeOptions.config.beforePasswordChange !== true) {
+      throw new AppError(403, adminMessages.mustChangePassword);
+    }
     slots(request)[kAdmin] = admin;
     return admin;
   };
@@ -240,6 +250,9 @@ export const authPlugin = fp<{ sessions: SessionLookup }>(
       const optionalUser = route.config?.optionalUser === true;
       if (optionalUser && level !== "public") {
         throw new Error(`Route ${name}: optionalUser applies to public routes only (a ${level} route always has its account)`);
+      }
+      if (route.config?.beforePasswordChange === true && level !== "admin") {
+        throw new Error(`Route ${name}: beforePasswordChange applies to "admin" routes only`);
       }
 
       // The resolved level travels with the route (request.routeOptions.config.access).

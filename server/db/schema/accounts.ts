@@ -45,6 +45,11 @@ export const admins = pgTable(
     status: smallint("status").notNull().default(1),
     /** super: everything (admins, sources, settings, users); editor: content only (issue 12). */
     role: text("role", { enum: ADMIN_ROLES }).notNull().default("editor"),
+    /**
+     * Set on the account made at first start (its password was shown in a log): until it changes
+     * its password (POST /api/pandaadmin/password) its other admin calls answer 403 (issue 25).
+     */
+    mustChangePassword: boolean("must_change_password").notNull().default(false),
     lastLoginAt: tstz("last_login_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

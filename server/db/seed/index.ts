@@ -2,6 +2,8 @@ import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { DemoMedia } from "../../demo-media/demo-media.types.js";
 import { inProcessBus } from "../../events/bus.js";
 import { type CatalogueWriter, type CatalogueWriteService, catalogueWriteService } from "../../modules/catalogue-write/service.js";
+import { chinaDay } from "../../lib/china-day.js";
+import { addDailyCount } from "../../modules/dashboard/daily-counts-repo.js";
 import { bulkInsert } from "../bulk.js";
 import { appSettings, categories, items, playEvents, sourceSites } from "../schema/index.js";
 import { selectRows } from "../sql.js";
@@ -125,7 +127,14 @@ async function seedPlays(db: AppDatabase, writes: CatalogueWriteService, target:
     const all = (targets ??= await playTargets(tx));
     const rows = [];
     for (let j = from; j < to; j++) rows.push(generatePlay(j, all, now));
-    await bulkInsert(tx, playEvents, rows, { onConflictDoNothing: true });
+    const inserted = await bulkInsert(tx, playEvents, rows, { onConflictDoNothing: true, returning: { playedAt: playEvents.playedAt } });
+    // The dashboard's play history (ADR 0059) counts what was inserted, in the same transaction.
+    const perDay = new Map<string, number>();
+    for (const { playedAt } of inserted) {
+      const day = chinaDay(new Date(playedAt));
+      perDay.set(day, (perDay.get(day) ?? 0) + 1);
+    }
+    for (const [day, n] of perDay) await addDailyCount(tx, day, "play", n);
   });
   if (added > 0 && superuser) {
     // An item deleted while we were seeding would have left plays behind without the trigger.

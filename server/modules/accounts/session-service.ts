@@ -33,6 +33,7 @@ export function toSessionAdmin(admin: AdminRow): SessionAdmin {
     avatar: admin.avatar || DEFAULT_AVATAR,
     status: admin.status,
     role: admin.role,
+    mustChangePassword: admin.mustChangePassword,
   };
 }
 

@@ -79,7 +79,11 @@ describe.each(testEngines())("admins management and own password on %s", (engine
   it("bad input is 400 with the contract's message and changes nothing", async () => {
     const before = await auditCount();
     const cases: [object, string][] = [
-      [{ username: "ab", password: "abcdef", nickname: "小王", role: "editor" }, "用户名长度在 3 到 20 个字符"],
+      // The form labels the field 账号 (issue 25): its messages say 账号 too.
+      [{ password: "abcdef", nickname: "小王", role: "editor" }, "请输入账号"],
+      [{ username: "  ", password: "abcdef", nickname: "小王", role: "editor" }, "请输入账号"],
+      [{ username: "ab", password: "abcdef", nickname: "小王", role: "editor" }, "账号长度在 3 到 20 个字符"],
+      [{ username: "a b c", password: "abcdef", nickname: "小王", role: "editor" }, "账号只能包含中文、字母、数字、下划线和横线"],
       [{ username: "wang_1", password: "abc", nickname: "小王", role: "editor" }, "密码长度必须在6-30个字符之间"],
       [{ username: "wang_1", password: "abcdef", nickname: "王", role: "editor" }, "长度在 2 到 20 个字符"],
       [{ username: "wang_1", password: "abcdef", nickname: "小王", role: "root" }, "请选择角色"],

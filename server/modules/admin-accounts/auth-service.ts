@@ -73,7 +73,8 @@ export function adminAuthService(
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         const txRepo = adminRepo(tx);
-        await txRepo.update(actor.adminId, { passwordHash });
+        // A first-start account's own new password ends its 请先修改初始密码 lock (issue 25).
+        await txRepo.update(actor.adminId, { passwordHash, mustChangePassword: false });
         await txRepo.deleteSessions(actor.adminId, token ? hashToken(token) : undefined);
         await deps.audit.record(actor, { action: ADMIN_AUDIT_ACTIONS.password, targetType: "admin", targetId: actor.adminId, detail: { otherSessionsEnded: true } }, tx);
       });

@@ -67,7 +67,7 @@ export function adminRepo(db: AppDatabase) {
       return created;
     },
 
-    async update(id: number, patch: Partial<Pick<AdminRecord, "nickname" | "role" | "status" | "passwordHash" | "lastLoginAt">>): Promise<AdminRecord | undefined> {
+    async update(id: number, patch: Partial<Pick<AdminRecord, "nickname" | "role" | "status" | "passwordHash" | "mustChangePassword" | "lastLoginAt">>): Promise<AdminRecord | undefined> {
       const [row] = await db.update(admins).set({ ...patch, updatedAt: new Date() }).where(eq(admins.id, id)).returning();
       return row;
     },

@@ -66,7 +66,7 @@ export const adminAccountRoutes: FastifyPluginAsync<{ services: AppServices }> =
   api.post(
     "/api/pandaadmin/password",
     {
-      config: { access: "admin" },
+      config: { access: "admin", beforePasswordChange: true },
       bodyLimit: LOGIN_BODY_LIMIT,
       schema: { tags, summary: "修改自己的密码 (原密码 + 新密码两次; 其他会话全部退出)", body: adminOwnPasswordSchema, response: { 200: envelope(z.null()) } },
     },

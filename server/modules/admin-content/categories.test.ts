@@ -114,6 +114,8 @@ describe.each(testEngines())("admin categories on %s", (engine) => {
       [`/api/pandaadmin/category/${ids.chuanshao}`, "PUT", { parent_id: ids.chuanshao }, "不能选择自身或其下级分类作为上级分类"],
       [`/api/pandaadmin/category/${ids.danqu}`, "PUT", { diyname: "manyao" }, "分类别名已被使用"],
       [`/api/pandaadmin/category/${ids.danqu}`, "PUT", { name: "  " }, "请输入分类名称"],
+      [`/api/pandaadmin/category/${ids.danqu}`, "PUT", { sort: -1 }, "排序必须是不小于 0 的整数"],
+      [`/api/pandaadmin/category/${ids.danqu}`, "PUT", { sort: "-5" }, "排序必须是不小于 0 的整数"],
     ];
     for (const [url, method, body, msg] of cases) {
       const res = await call(method, url, body);

@@ -18,6 +18,8 @@ export const adminSessionRoutes: FastifyPluginAsync<{ services: AppServices }> =
   api.get(
     "/api/pandaadmin/check",
     {
+      // Answers the first-start account too: its mustChangePassword opens the back office's dialog.
+      config: { beforePasswordChange: true },
       schema: { tags: ["admin"], summary: "当前登录管理员 (admin session check)", response: { 200: envelope(sessionAdminSchema) } },
     },
     async (request) => ok(request.admin!),
@@ -26,7 +28,7 @@ export const adminSessionRoutes: FastifyPluginAsync<{ services: AppServices }> =
   // The spec's admin logout (section 7): ends this admin session only.
   api.post(
     "/pandaadmin/index/logout",
-    { schema: { tags: ["admin"], summary: "管理员退出登录", response: { 200: envelope(z.null()) } } },
+    { config: { beforePasswordChange: true }, schema: { tags: ["admin"], summary: "管理员退出登录", response: { 200: envelope(z.null()) } } },
     async (request) => {
       await services.sessions.logoutAdmin(bearerToken(request));
       return ok(null, adminMessages.logoutOk);

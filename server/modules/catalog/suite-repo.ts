@@ -42,15 +42,23 @@ export function suiteRepo(db: AppDatabase) {
     },
 
     /**
-     * Adds counted views per item ([itemId, views]) to item_view_deltas, in one statement;
-     * `foldViewDeltas` later moves them into items. An item deleted meanwhile is skipped.
+     * Adds counted views (per item and China day) to item_view_deltas and their sums to each
+     * day's `view` history (daily_counters, ADR 0059), in one statement so both commit together;
+     * `foldViewDeltas` later moves the deltas into items. An item deleted meanwhile is skipped.
      */
-    async addViewCounts(counts: readonly (readonly [number, number])[]): Promise<void> {
+    async addViewCounts(counts: readonly { itemId: number; day: string; views: number }[]): Promise<void> {
+      // Raw: data-modifying CTEs. The WITH's insert runs even though the outer statement does not read it.
       await db.execute(
-        sql`insert into item_view_deltas (item_id, views)
-            select x.id, x.n from json_to_recordset(${JSON.stringify(counts.map(([id, n]) => ({ id, n })))}::json) as x(id int, n int)
-            join items i on i.id = x.id
-            on conflict (item_id) do update set views = item_view_deltas.views + excluded.views`,
+        sql`with x as (
+              select x.id, x.day, x.n from json_to_recordset(${JSON.stringify(counts.map((c) => ({ id: c.itemId, day: c.day, n: c.views })))}::json) as x(id int, day date, n int)
+              join items i on i.id = x.id
+            ), deltas as (
+              insert into item_view_deltas (item_id, views) select x.id, sum(x.n) from x group by x.id
+              on conflict (item_id) do update set views = item_view_deltas.views + excluded.views
+            )
+            insert into daily_counters (day, name, count)
+            select x.day, 'view', sum(x.n) from x group by x.day
+            on conflict (day, name) do update set count = daily_counters.count + excluded.count`,
       );
     },
   };

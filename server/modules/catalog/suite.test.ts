@@ -217,7 +217,7 @@ describe.each(testEngines())("GET /api/forntend/getmusicinfo and the view beacon
     await t.app.services.suites.flushViews();
     await t.app.services.suites.foldViews();
     const before = await counts();
-    await suiteRepo(t.database.db).addViewCounts(ids.map((id, i) => [id, 1 + (i % 3)]));
+    await suiteRepo(t.database.db).addViewCounts(ids.map((id, i) => ({ itemId: id, day: "2026-01-01", views: 1 + (i % 3) })));
     await t.app.services.suites.foldViews(); // 120 items: twelve chunks
     const after = await counts();
     for (const [i, id] of ids.entries()) expect(after.get(id), String(id)).toBe(before.get(id)! + 1 + (i % 3));

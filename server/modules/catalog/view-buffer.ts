@@ -60,7 +60,8 @@ export function viewBuffer(
   ledger: ViewDedupe = viewLedger(),
 ): ViewBuffer {
   const repo = suiteRepo(db);
-  let pending = new Map<number, number>();
+  /** Counted views waiting for the next batch, by `${itemId}|${day}` (the day goes to the history). */
+  let pending = new Map<string, number>();
   let pendingTotal = 0;
   /** The beacons waiting on the pending batch's commit. */
   let waiters: { resolve(counted: boolean): void; reject(err: unknown): void }[] = [];
@@ -71,7 +72,7 @@ export function viewBuffer(
   let foldTimer: NodeJS.Timeout | undefined;
   let folding: Promise<void> | undefined;
   let writing: Promise<void> = Promise.resolve();
-  const bump = (map: Map<number, number>, id: number, by: number) => {
+  const bump = <K>(map: Map<K, number>, id: K, by: number) => {
     const n = (map.get(id) ?? 0) + by;
     if (n > 0) map.set(id, n);
     else map.delete(id);
@@ -89,12 +90,16 @@ export function viewBuffer(
       pendingTotal = 0;
       waiters = [];
       try {
-        await repo.addViewCounts([...batch]);
-        for (const [id, n] of batch) bump(unwritten, id, -n);
+        const rows = [...batch].map(([key, views]) => {
+          const [id, day] = key.split("|") as [string, string];
+          return { itemId: Number(id), day, views };
+        });
+        await repo.addViewCounts(rows);
+        for (const { itemId, views } of rows) bump(unwritten, itemId, -views);
         for (const w of answered) w.resolve(true);
       } catch (err) {
         // Kept and tried again (the ledger already knows these visitors); their beacons get the error.
-        for (const [id, n] of batch) bump(pending, id, n);
+        for (const [key, n] of batch) bump(pending, key, n);
         pendingTotal = [...pending.values()].reduce((a, b) => a + b, 0);
         for (const w of answered) w.reject(err);
         schedule(VIEW_RETRY_MS);
@@ -133,15 +138,15 @@ export function viewBuffer(
     addedFor: (itemId) => added.get(itemId) ?? 0,
     add({ itemId, visitorId, day }) {
       const first = ledger.firstToday(itemId, visitorId, day);
-      if (typeof first !== "boolean") return first.then((yes) => (yes ? count(itemId) : false));
-      return first ? count(itemId) : Promise.resolve(false);
+      if (typeof first !== "boolean") return first.then((yes) => (yes ? count(itemId, day) : false));
+      return first ? count(itemId, day) : Promise.resolve(false);
     },
     flush,
     fold,
   };
 
-  function count(itemId: number): Promise<boolean> {
-    bump(pending, itemId, 1);
+  function count(itemId: number, day: string): Promise<boolean> {
+    bump(pending, `${itemId}|${day}`, 1);
     bump(unwritten, itemId, 1);
     bump(added, itemId, 1);
     const committed = new Promise<boolean>((resolve, reject) => waiters.push({ resolve, reject }));

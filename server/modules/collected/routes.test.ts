@@ -178,6 +178,14 @@ describe.each(testEngines())("collected data in the back office on %s", (engine)
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json().data).toEqual({ deleted: [ids.a, ids.c].sort((x, y) => x - y) });
     expect(await collectedCount()).toBe(2);
+    // Nothing left to delete (issue 25: this answered 删除成功): 404 with the contract's message, nothing audited.
+    const audited = (await auditRows("collected.delete")).length;
+    for (const body of [{ ids: [ids.a] }, { ids: [987_654, 987_655] }]) {
+      const again = await post("delete", body);
+      expect(again.statusCode, JSON.stringify(body)).toBe(404);
+      expect(again.json()).toMatchObject({ code: 0, msg: "采集数据不存在" });
+    }
+    expect(await auditRows("collected.delete")).toHaveLength(audited);
     expect((await auditRows("collected.delete")).map((r) => [r.targetId, (r.detail as { before: { title: string } }).before.title, (r.detail as { after: unknown }).after])).toEqual([
       [String(ids.a), "夜曲(DJ阿福 Rmx)", null],
       [String(ids.c), "清风夜曲串烧", null],

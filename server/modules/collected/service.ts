@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type CollectedIndexQuery, collectedMessages as m, type CollectedRow, type ProcessOutcome } from "@contracts/collected";
 import type { AppDatabase, DbLogger } from "../../db/types.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
+import { notFound } from "../../errors.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
 import { BUILTIN_SOURCES } from "../sources/registry.js";
 import type { SourceDirectory } from "../sources/directory.js";
@@ -131,10 +132,14 @@ export function collectedService(db: AppDatabase, { writes, sourceDirectory, log
       return { total, rows: rows.map(toTableRow) };
     },
 
-    /** Deletes collected rows; the items made from them stay. */
+    /**
+     * Deletes collected rows; the items made from them stay. Answers the ids deleted; when none
+     * of the ids exists (already deleted, or never), 404 采集数据不存在 rather than 删除成功.
+     */
     async delete(ids: readonly number[], actor?: AuditActor): Promise<number[]> {
       return db.transaction(async (tx) => {
         const gone = await collectedRepo(tx).delete([...new Set(ids)]);
+        if (gone.length === 0) throw notFound(m.missing);
         if (actor && audit) {
           for (const row of gone) {
             await audit.record(actor, { action: "collected.delete", targetType: "collected", targetId: row.id, before: row, after: null }, tx as unknown as AppDatabase);

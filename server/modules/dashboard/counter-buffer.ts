@@ -3,12 +3,16 @@ import type { AppDatabase } from "../../db/open.js";
 import { dailyCounters } from "../../db/schema/index.js";
 import { chinaDay } from "../../lib/china-day.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
+import type { DailyCounterName as BufferedName } from "./daily-counts-repo.js";
 
 /** Counts wait in memory at most this long before one batched write. */
 export const COUNTER_FLUSH_MS = 5_000;
 
-/** Names of the per-day counters (daily_counters.name). */
-export type DailyCounterName = "search";
+/**
+ * The counters that may wait in memory (and be lost with the process). Plays and views are
+ * written with their events instead (daily-counts-repo.ts): they must never lose an acknowledged count.
+ */
+export type DailyCounterName = Extract<BufferedName, "search">;
 
 export interface DailyCounters {
   /** Counts one event on today's China day; written with the next batch. */

@@ -1,8 +1,9 @@
-import { and, type AnyColumn, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, type AnyColumn, desc, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { admins, dailyCounters, downloads, items, loginRecords, playEvents, users } from "../../db/schema/index.js";
+import { admins, dailyCounters, downloads, items, loginRecords, users } from "../../db/schema/index.js";
 import { type RowOf, selectRows } from "../../db/sql.js";
 import { chinaDaySql } from "./china-days.js";
+import type { DailyCounterName } from "./daily-counts-repo.js";
 
 /** Rows of all time, of today and of yesterday (China days) by a timestamptz column. */
 function counts(column: AnyColumn, today: Date, yesterday: Date) {
@@ -38,24 +39,33 @@ export function dashboardRepo(db: AppDatabase) {
     suites: (today: Date, yesterday: Date) =>
       one(db.select(counts(items.createdAt, today, yesterday)).from(items).where(sql`${items.kind} = 'mix'`)),
     users: (today: Date, yesterday: Date) => one(db.select(counts(users.createdAt, today, yesterday)).from(users)),
-    /** Only the two days are read (the played_at index); total is the two days' sum. */
-    plays: (today: Date, yesterday: Date) =>
-      one(db.select(counts(playEvents.playedAt, today, yesterday)).from(playEvents).where(since(playEvents.playedAt, yesterday))),
+    /**
+     * A history counter (daily_counters) on two China days: plays and views are kept there with
+     * their events and never go down when suites (and their events) are deleted (ADR 0059).
+     */
+    async dayCounts(name: DailyCounterName, today: string, yesterday: string): Promise<{ today: number; yesterday: number }> {
+      const rows = await db
+        .select({ day: sql<string>`to_char(${dailyCounters.day}, 'YYYY-MM-DD')`, n: sql<number>`${dailyCounters.count}::int` })
+        .from(dailyCounters)
+        .where(and(eq(dailyCounters.name, name), inArray(dailyCounters.day, [today, yesterday])));
+      const of = (day: string) => rows.find((r) => r.day === day)?.n ?? 0;
+      return { today: of(today), yesterday: of(yesterday) };
+    },
     downloads: (today: Date, yesterday: Date) =>
       one(db.select(counts(downloads.createdAt, today, yesterday)).from(downloads).where(since(downloads.createdAt, yesterday))),
 
-    /** Per China day from `from` on: plays, sign-ups and the named daily counter. */
-    async perDay(from: Date, firstDay: string, counter: string) {
-      const [plays, signups, counters] = await Promise.all([
-        db.select(perDay(playEvents.playedAt)).from(playEvents).where(since(playEvents.playedAt, from)).groupBy(sql`1`),
+    /** Per China day from `from` (its day `firstDay`) on: sign-ups and the history counters. */
+    async perDay(from: Date, firstDay: string) {
+      const [signups, counters] = await Promise.all([
         db.select(perDay(users.createdAt)).from(users).where(since(users.createdAt, from)).groupBy(sql`1`),
         db
-          .select({ day: sql<string>`to_char(${dailyCounters.day}, 'YYYY-MM-DD')`, n: sql<number>`${dailyCounters.count}::int` })
+          .select({ name: dailyCounters.name, day: sql<string>`to_char(${dailyCounters.day}, 'YYYY-MM-DD')`, n: sql<number>`${dailyCounters.count}::int` })
           .from(dailyCounters)
-          .where(and(eq(dailyCounters.name, counter), sql`${dailyCounters.day} >= ${firstDay}::date`)),
+          .where(sql`${dailyCounters.day} >= ${firstDay}::date`),
       ]);
       const map = (rows: { day: string; n: number }[]) => new Map(rows.map((r) => [r.day, r.n]));
-      return { plays: map(plays), signups: map(signups), counter: map(counters) };
+      const named = (name: DailyCounterName) => map(counters.filter((r) => r.name === name));
+      return { signups: map(signups), plays: named("play"), views: named("view"), searches: named("search") };
     },
 
     async recentAdminLogins(limit: number) {

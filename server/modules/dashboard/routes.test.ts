@@ -9,13 +9,14 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DashboardAnswer, DashboardSeriesAnswer } from "@contracts/dashboard-texts";
-import { bulkInsert } from "../../db/bulk.js";
-import { dailyCounters, downloads, items, loginRecords, playEvents, users } from "../../db/schema/index.js";
+import { dailyCounters, downloads, items, loginRecords, users } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { createTestAdmin } from "../../testing/admins.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { testEngines } from "../../testing/test-db.js";
 import { createTestUser } from "../../testing/users.js";
+import { suiteRepo } from "../catalog/suite-repo.js";
+import { playsRepo } from "../plays/repo.js";
 import pkg from "../../../package.json" with { type: "json" };
 
 /** 10:00 on 2026-06-15 in China. Today began 2026-06-14T16:00Z, yesterday 2026-06-13T16:00Z. */
@@ -29,6 +30,7 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
   let t: TestApp;
   let app: FastifyInstance;
   let now = NOW;
+  let todayId = 0;
   let superHeaders: { authorization: string };
   let editorHeaders: { authorization: string };
   let memberHeaders: { authorization: string };
@@ -81,17 +83,16 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
     await userAt(LAST_OF_DAY_BEFORE);
     await db.update(users).set({ createdAt: new Date("2024-01-01T00:00:00Z") }).where(eq(users.id, member.id));
 
-    // Plays: 3 today, 2 yesterday, 1 the day before.
+    // Plays: 3 today, 2 yesterday, 1 the day before, recorded as the play report records them
+    // (the event and the day's count in one transaction, ADR 0059); a re-sent playback counts once.
+    todayId = today;
     let n = 0;
-    const play = (at: Date) => ({ itemId: today, visitorId: "v", playbackId: `dash-${engine}-${++n}`, playedAt: at, secondsListened: 60 });
-    await bulkInsert(db, playEvents, [
-      play(TODAY_EDGE),
-      play(new Date(NOW - 60_000)),
-      play(new Date(NOW)),
-      play(LAST_OF_YESTERDAY),
-      play(YESTERDAY_EDGE),
-      play(LAST_OF_DAY_BEFORE),
-    ]);
+    const play = (at: Date) => ({ itemId: today, visitorId: "v", userId: null, playbackId: `dash-${engine}-${++n}`, playedAt: at, secondsListened: 60 });
+    const plays = playsRepo(db);
+    for (const at of [TODAY_EDGE, new Date(NOW - 60_000), new Date(NOW), LAST_OF_YESTERDAY, YESTERDAY_EDGE, LAST_OF_DAY_BEFORE]) {
+      expect(await plays.insertOnce(play(at))).toBe(true);
+    }
+    expect(await plays.insertOnce({ ...play(new Date(NOW)), playbackId: `dash-${engine}-1` })).toBe(false);
     // Downloads: 1 today, 3 yesterday, 1 the day before.
     const dl = (at: Date) => ({ userId: u1, itemId: today, createdAt: at });
     await db.insert(downloads).values([dl(TODAY_EDGE), dl(LAST_OF_YESTERDAY), dl(YESTERDAY_EDGE), dl(new Date("2026-06-14T08:00:00Z")), dl(LAST_OF_DAY_BEFORE)]);
@@ -110,7 +111,7 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
     }
     expect((await app.inject({ url: "/api/forntend/indexsearch?keyword=" })).statusCode).toBe(400);
     // Nothing written yet: the counts wait in the buffer.
-    expect(await queryRows(db, sql`select * from daily_counters`)).toEqual([]);
+    expect(await queryRows(db, sql`select * from daily_counters where name = 'search'`)).toEqual([]);
     await app.services.counters.flush();
     // Earlier days' counts, one inside the 30 days and one just before them.
     await db.insert(dailyCounters).values([
@@ -222,5 +223,42 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
       expect(res.statusCode, days).toBe(400);
       expect(res.json()).toMatchObject({ code: 0, msg: "天数须为 1 到 90 的整数" });
     }
+  });
+
+  // Last: it deletes the suite the plays went to. Issue 25: today's plays fell 509 → 506 when
+  // suites were deleted, because the count was read from the deleted suites' play events.
+  it("keeps today's plays and views when the suite they went to is deleted (ADR 0059)", async () => {
+    const db = t.database.db;
+    // Views are added with their batch: to the item's deltas and to each day's history; a missing item adds nothing.
+    await suiteRepo(db).addViewCounts([
+      { itemId: todayId, day: "2026-06-15", views: 2 },
+      { itemId: todayId, day: "2026-06-14", views: 1 },
+      { itemId: 99_999_999, day: "2026-06-15", views: 5 },
+    ]);
+    const history = () =>
+      queryRows<{ day: string; name: string; count: number }>(
+        db,
+        sql`select to_char(day, 'YYYY-MM-DD') as day, name, count::int as count from daily_counters where name in ('play', 'view') order by day, name`,
+      );
+    const before = await history();
+    expect(before).toEqual([
+      { day: "2026-06-13", name: "play", count: 1 },
+      { day: "2026-06-14", name: "play", count: 2 },
+      { day: "2026-06-14", name: "view", count: 1 },
+      { day: "2026-06-15", name: "play", count: 3 },
+      { day: "2026-06-15", name: "view", count: 2 },
+    ]);
+    now += 11_000; // past the dashboard's 10 s
+    const cards = (await dashboard()).stats.playsToday;
+    const chart = (await series("?days=3")).plays;
+    expect(cards).toEqual({ value: 3, today: 3, yesterday: 2 });
+
+    const res = await app.inject({ method: "DELETE", url: `/api/sutie/${todayId}`, headers: superHeaders });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await queryRows(db, sql`select id from play_events where item_id = ${todayId}`)).toEqual([]); // the events went with it
+    now += 11_000;
+    expect((await dashboard()).stats.playsToday).toEqual(cards);
+    expect((await series("?days=3")).plays).toEqual(chart);
+    expect(await history()).toEqual(before);
   });
 });

@@ -3,6 +3,7 @@ import type { AppDatabase } from "../../db/open.js";
 import type { DatabaseEngine } from "../../db/types.js";
 import { type CacheRegistry, jsonBytes } from "../../lib/cache.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
+import { chinaDay } from "../../lib/china-day.js";
 import { chinaDayStart, lastChinaDays, todayAndYesterday } from "./china-days.js";
 import { dashboardRepo } from "./repo.js";
 import { APP_VERSION, dataDirSize, OS_NAME } from "./system-info.js";
@@ -47,7 +48,7 @@ export function dashboardService(db: AppDatabase, { engine, dataDir, clock = sys
     const [suites, users, plays, downloads, logins, version, size] = await Promise.all([
       repo.suites(today, yesterday),
       repo.users(today, yesterday),
-      repo.plays(today, yesterday),
+      repo.dayCounts("play", day, chinaDay(yesterday)),
       repo.downloads(today, yesterday),
       repo.recentAdminLogins(RECENT_LOGINS),
       serverVersion.get("", () => repo.serverVersion()),
@@ -98,12 +99,12 @@ export function dashboardService(db: AppDatabase, { engine, dataDir, clock = sys
     series(days: number): Promise<DashboardSeriesAnswer> {
       return series.get(String(days), async () => {
         const list = lastChinaDays(clock(), days);
-        const { plays, signups, counter } = await repo.perDay(chinaDayStart(list[0]!), list[0]!, "search");
+        const { plays, signups, searches } = await repo.perDay(chinaDayStart(list[0]!), list[0]!);
         return {
           days: list,
           plays: list.map((d) => plays.get(d) ?? 0),
           signups: list.map((d) => signups.get(d) ?? 0),
-          searches: list.map((d) => counter.get(d) ?? 0),
+          searches: list.map((d) => searches.get(d) ?? 0),
         };
       });
     },

@@ -1,6 +1,8 @@
 import { and, eq, max } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
 import { items, playEvents } from "../../db/schema/index.js";
+import { chinaDay } from "../../lib/china-day.js";
+import { addDailyCount } from "../dashboard/daily-counts-repo.js";
 
 export interface NewPlay {
   itemId: number;
@@ -32,14 +34,22 @@ export function playsRepo(db: AppDatabase) {
       return row?.at ?? undefined;
     },
 
-    /** Inserts the play unless its playback is already recorded; true when inserted. */
+    /**
+     * Inserts the play unless its playback is already recorded; true when inserted. The day's
+     * play count (daily_counters 'play', ADR 0059) is added in the same transaction: a recorded
+     * play is always counted, and deleting its suite later leaves the count alone.
+     */
     async insertOnce(play: NewPlay): Promise<boolean> {
-      const rows = await db
-        .insert(playEvents)
-        .values(play)
-        .onConflictDoNothing({ target: playEvents.playbackId })
-        .returning({ id: playEvents.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .insert(playEvents)
+          .values(play)
+          .onConflictDoNothing({ target: playEvents.playbackId })
+          .returning({ id: playEvents.id });
+        if (rows.length === 0) return false;
+        await addDailyCount(tx, chinaDay(play.playedAt), "play");
+        return true;
+      });
     },
   };
 }

@@ -36,6 +36,8 @@ function AdminFrame() {
   const [collapsed, setCollapsed] = useState(false);
   const { pathname } = useLocation();
   const role = useSession((s) => s.admin?.role);
+  // The first-start account sees only the change-password dialog (AdminUser): no screen whose calls would all be refused.
+  const mustChange = useSession((s) => s.admin?.mustChangePassword === true);
   return (
     <Layout className={styles.frame}>
       <Layout.Sider
@@ -65,7 +67,7 @@ function AdminFrame() {
         </Layout.Header>
         <Layout.Content className={styles.content}>
           {/* A 超级管理员 screen opened by an editor: the refusal, not a page of refused calls. */}
-          {isSuperOnly(pathname) ? (
+          {mustChange ? null : isSuperOnly(pathname) ? (
             <SuperOnly>
               <Outlet />
             </SuperOnly>
@@ -83,6 +85,8 @@ function AdminUser() {
   const navigate = useNavigate();
   const { message } = App.useApp();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  // The first-start account must change its password before anything else (issue 25).
+  const mustChange = admin?.mustChangePassword === true;
   const logout = async () => {
     try {
       // Ends this admin session on the server (spec section 7); a dead session is "logged out" too.
@@ -115,7 +119,15 @@ function AdminUser() {
           <DownOutlined className={styles.caret} />
         </button>
       </Dropdown>
-      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <ChangePasswordDialog
+        open={passwordOpen || mustChange}
+        forced={mustChange}
+        onClose={() => setPasswordOpen(false)}
+        onChanged={() => {
+          const now = useSession.getState().admin;
+          if (now) useSession.getState().setAdmin({ ...now, mustChangePassword: false });
+        }}
+      />
     </>
   );
 }

@@ -7,7 +7,8 @@ import { ApiUnavailableError, type Envelope, sendJson } from "./api";
  * Calls of the back office: the admin token (localStorage `admin_token`) as a bearer token,
  * JSON or multipart bodies, the envelope back — or a table's `{total, rows}` (ADMIN-API.md).
  * A lost admin session (401, or 403 管理员账号已被禁用) clears the token and goes to
- * /panda/login; an editor refused a super call (403 需要超级管理员权限) stays signed in.
+ * /panda/login; an editor refused a super call (403 需要超级管理员权限) stays signed in; the
+ * first-start account (403 请先修改初始密码) stays signed in and the layout asks for a new password.
  */
 export type AdminCallBody = Record<string, unknown> | FormData | undefined;
 
@@ -34,6 +35,10 @@ async function send(method: string, path: string, body: AdminCallBody, anonymous
   const msg = (json as { msg?: unknown }).msg;
   if (!anonymous && token && (status === 401 || (status === 403 && msg === adminMessages.accountDisabled))) {
     adminSessionLost();
+  }
+  if (!anonymous && status === 403 && msg === adminMessages.mustChangePassword) {
+    const admin = useSession.getState().admin;
+    if (admin && !admin.mustChangePassword) useSession.getState().setAdmin({ ...admin, mustChangePassword: true });
   }
   return json;
 }

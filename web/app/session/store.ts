@@ -12,6 +12,8 @@ export interface AdminInfo {
   nickname?: string;
   /** super (超级管理员) or editor (编辑): the menu shows what the role may open (the API enforces it). */
   role?: AdminRoleCode;
+  /** The first-start account before it changes its password: the layout opens the dialog (issue 25). */
+  mustChangePassword?: boolean;
 }
 
 interface SessionState {

@@ -30,6 +30,23 @@ async function storeWith(...items: PlayerItem[]) {
 const names = (s: { items: PlayerItem[] }) => s.items.map((i) => i.name);
 
 describe("player store: queue", () => {
+  it("an entry takes the suite's newer title, artist and cover from its next answer, and keeps it stored (issue 25)", async () => {
+    const { store, storage } = await storeWith(item(1), item(2));
+    const renamed = item(1, { name: "串烧1 (新版)", artist: "DJ小王", cover: "/uploads/covers/1.webp", tracks: [{ label: "夜曲", start: 0 }] });
+    store.getState().refreshItem(renamed);
+    expect(names(store.getState())).toEqual(["串烧1 (新版)", "串烧2"]);
+    expect(store.getState().items[0]).toMatchObject({ artist: "DJ小王", cover: "/uploads/covers/1.webp", url: "/media/1.mp3", tracks: [{ label: "夜曲", start: 0 }] });
+    expect(store.getState().index).toBe(1); // what plays is unchanged
+    expect(storage.data.get(PLAYER_STORAGE_KEY)).toContain("串烧1 (新版)");
+    // Nothing new: the same list (no store write).
+    const before = store.getState().items;
+    store.getState().refreshItem(renamed);
+    expect(store.getState().items).toBe(before);
+    // Played again from a list with the new title: the listed entry takes it too.
+    store.getState().playItem(item(2, { name: "串烧2 (改名)" }));
+    expect(names(store.getState())).toEqual(["串烧1 (新版)", "串烧2 (改名)"]);
+  });
+
   it("keeps the playlist in the order items were added, and re-playing a listed item does not duplicate it", async () => {
     const { store } = await storeWith(item(1), item(2), item(3));
     expect(names(store.getState())).toEqual(["串烧1", "串烧2", "串烧3"]);

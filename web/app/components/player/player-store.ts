@@ -2,7 +2,7 @@ import { useStore } from "zustand";
 import { createJSONStorage, persist, type StateStorage } from "zustand/middleware";
 import { createStore } from "zustand/vanilla";
 import { type PlayerItem } from "./player-item";
-import { addAndSelect, clampVolume, EMPTY_QUEUE, nextIndex, previousIndex, removeAt, select } from "./queue";
+import { addAndSelect, clampVolume, EMPTY_QUEUE, nextIndex, previousIndex, refreshed, removeAt, select } from "./queue";
 
 /** One playback of the current item: what the qualified-play report is about. */
 export interface Playback {
@@ -39,6 +39,8 @@ export interface PlayerActions {
   /** Adds the item (unless listed) and plays it, from `startAt` seconds when given. */
   playItem(item: PlayerItem, startAt?: number): void;
   playIndex(index: number, startAt?: number): void;
+  /** Gives the listed entries of this item (same id) its current title, artist, cover and tracklist. */
+  refreshItem(fresh: PlayerItem): void;
   /** Next entry; false at the end of the list. */
   next(): boolean;
   /** Previous entry; false at the start (the caller restarts the current one). */
@@ -119,6 +121,10 @@ export function createPlayerStore(storage: () => StateStorage = () => (typeof lo
             const q = addAndSelect(s, item);
             if (q.items !== s.items) set({ items: q.items });
             loadCurrent(q.index, startAt, true);
+          },
+          refreshItem(fresh) {
+            const items = refreshed(get().items, fresh);
+            if (items) set({ items });
           },
           playIndex(index, startAt = 0) {
             const q = select(get(), index);

@@ -8,11 +8,33 @@ export interface Queue {
 
 export const EMPTY_QUEUE: Queue = { items: [], index: -1 };
 
-/** Adds `item` at the end unless it is already listed, and makes it current. */
+/**
+ * Adds `item` at the end unless it is already listed, and makes it current. A listed entry takes
+ * the item's newer title, artist and cover (an admin may have renamed the suite since).
+ */
 export function addAndSelect(q: Queue, item: PlayerItem): Queue {
   const at = q.items.findIndex((it) => sameItem(it, item));
-  if (at >= 0) return { items: q.items, index: at };
+  if (at >= 0) return { items: refreshed(q.items, item) ?? q.items, index: at };
   return { items: [...q.items, item], index: q.items.length };
+}
+
+/**
+ * The entries of `fresh`'s item (same id) with its title, artist, cover and page, and its
+ * tracklist when it has one; null when nothing changes. The queue is kept in localStorage, so
+ * without this a suite renamed in the back office kept its old title in the player (issue 25).
+ */
+export function refreshed(items: PlayerItem[], fresh: PlayerItem): PlayerItem[] | null {
+  let changed = false;
+  const next = items.map((it) => {
+    if (String(it.id) !== String(fresh.id)) return it;
+    const page = fresh.page ?? it.page;
+    const tracks = fresh.tracks ?? it.tracks;
+    const sameTracks = JSON.stringify(it.tracks) === JSON.stringify(tracks);
+    if (it.name === fresh.name && it.artist === fresh.artist && it.cover === fresh.cover && it.page === page && sameTracks) return it;
+    changed = true;
+    return { ...it, name: fresh.name, artist: fresh.artist, cover: fresh.cover, ...(page ? { page } : {}), ...(tracks ? { tracks } : {}) };
+  });
+  return changed ? next : null;
 }
 
 /** The next entry, or null at the end (the player stops there rather than wrapping round). */

@@ -28,14 +28,12 @@ export function useSuitePlayback(info: MusicInfo) {
     readNow();
     return onResumeMerged(readNow);
   }, [info.id]);
-  // Started from a list, the playing entry lacks the tracklist this page knows: add it, so the
-  // bar too can say which track is playing.
+  // The queue (kept in localStorage) may hold this suite as it was: an older title, artist or
+  // cover (renamed in the back office since, issue 25), or, started from a list, without the
+  // tracklist this page knows. This answer is the newer one: its entries take it.
   useEffect(() => {
-    if (!isCurrent || !item.tracks) return;
-    const s = playerStore.getState();
-    if (currentItem(s)?.tracks) return;
-    playerStore.setState({ items: s.items.map((it, i) => (i === s.index ? { ...it, tracks: item.tracks } : it)) });
-  }, [isCurrent, item]);
+    playerStore.getState().refreshItem(item);
+  }, [item]);
 
   const track = isCurrent && item.tracks ? trackAt(item.tracks, time) : -1;
 

@@ -1,5 +1,5 @@
 import { PlusOutlined } from "@ant-design/icons";
-import { fieldMessages, resetPasswordField, usernameField, nicknameField } from "@contracts/account-fields";
+import { adminUsernameField, fieldMessages, resetPasswordField, nicknameField } from "@contracts/account-fields";
 import { adminAccountMessages as m } from "@contracts/admin-account-texts";
 import type { AdminRow } from "@contracts/admin-accounts";
 import { adminTableMessages } from "@contracts/admin-table-texts";
@@ -153,7 +153,7 @@ function AdminFormDialog({ row, self, onClose, onSave }: { row?: AdminRow; self:
       <Form form={form} layout="vertical" name="admin-form" requiredMark={false} initialValues={row ? { nickname: row.nickname, role: row.role } : { role: "editor" }}>
         {row ? null : (
           <>
-            <Form.Item label="账号" name="username" rules={[zodRule(usernameField)]}>
+            <Form.Item label="账号" name="username" rules={[zodRule(adminUsernameField)]}>
               <Input autoComplete="off" maxLength={20} placeholder="3 到 20 个字符" />
             </Form.Item>
             <Form.Item label="密码" name="password" rules={[zodRule(resetPasswordField)]}>

@@ -6,6 +6,7 @@ import { useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { type EditableUser, UserEditDialog } from "../../components/admin/people/UserEditDialog";
+import { UserNickname } from "../../components/admin/people/UserNickname";
 import { adminCall } from "../../lib/admin-api";
 import { dateOf, formatTime } from "../../lib/admin-format";
 import { pageMeta } from "../../lib/site";
@@ -57,7 +58,7 @@ export default function UserList() {
   const columns: ColumnsType<UserRow> = [
     { title: "ID", dataIndex: "id", key: "id", width: 80, sorter: true },
     { title: "用户名", dataIndex: "username", key: "username", width: 150, sorter: true, ellipsis: true },
-    { title: "昵称", dataIndex: "nickname", width: 130, ellipsis: true, render: (n: string) => n || "-" },
+    { title: "昵称", dataIndex: "nickname", width: 130, ellipsis: true, render: (n: string, row) => <UserNickname nickname={n} username={row.username} /> },
     {
       title: "状态",
       dataIndex: "status",

@@ -44,7 +44,8 @@ export function BlockDialog({ record, open, onClose, onSaved }: { record: BlockR
           <Select options={BLOCK_POSITIONS.map((p) => ({ value: p.value, label: `${p.label}（${p.value}）` }))} />
         </Form.Item>
         <Form.Item name="sort" label="排序" rules={[{ required: true, type: "integer", min: 0, message: t.sortBad }]}>
-          <InputNumber min={0} precision={0} style={{ width: 160 }} />
+          {/* No min: antd would turn -1 into 0 on blur and save it; the rule (and the server, 400) refuse it instead (issue 25). */}
+          <InputNumber precision={0} style={{ width: 160 }} />
         </Form.Item>
         <Form.Item name="status" label="启用" valuePropName="checked">
           <Switch checkedChildren="启用" unCheckedChildren="禁用" />

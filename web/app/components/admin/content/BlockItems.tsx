@@ -172,7 +172,8 @@ function BlockItemDialog({ block, record, open, onClose, onSaved }: { block: Blo
           <Input placeholder="https://… 或 /sort/…" maxLength={BLOCK_URL_MAX} />
         </Form.Item>
         <Form.Item name="sort" label="排序" rules={[{ required: true, type: "integer", min: 0, message: t.sortBad }]}>
-          <InputNumber min={0} precision={0} style={{ width: 160 }} />
+          {/* No min: antd would turn -1 into 0 on blur and save it; the rule (and the server, 400) refuse it instead (issue 25). */}
+          <InputNumber precision={0} style={{ width: 160 }} />
         </Form.Item>
       </Form>
     </Modal>

@@ -111,7 +111,8 @@ export function CategoryDialog({ record, open, onClose, onSaved }: { record: Cat
           <Select options={parentOptions} showSearch={{ optionFilterProp: "label" }} />
         </Form.Item>
         <Form.Item name="sort" label="排序" rules={[{ required: true, type: "integer", min: 0, message: t.sortBad }]}>
-          <InputNumber min={0} precision={0} style={{ width: 160 }} />
+          {/* No min: antd would turn -1 into 0 on blur and save it; the rule (and the server, 400) refuse it instead (issue 25). */}
+          <InputNumber precision={0} style={{ width: 160 }} />
         </Form.Item>
         <Form.Item name="model_id" label="页面样式">
           <Select options={CATEGORY_MODELS.map((m) => ({ value: m.value, label: m.label }))} style={{ width: 220 }} />
