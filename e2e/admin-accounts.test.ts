@@ -141,7 +141,7 @@ describe("admin accounts in the browser", () => {
     await page.getByRole("button", { name: "添加管理员" }).click();
     const dialog = page.getByRole("dialog", { name: "添加管理员" });
     await dialog.getByRole("button", { name: "保存" }).click();
-    await dialog.getByText("请输入用户名").waitFor();
+    await dialog.getByText("请输入账号").waitFor();
     await dialog.getByLabel("账号", { exact: true }).fill("editor_zhang");
     await dialog.getByLabel("密码", { exact: true }).fill("zhang-2026");
     await dialog.getByLabel("昵称").fill("小张");
