@@ -7,7 +7,8 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { downloads, loginRecords, playEvents } from "../server/db/schema/index";
+import { downloads, loginRecords } from "../server/db/schema/index";
+import { playsRepo } from "../server/modules/plays/repo";
 import { queryRows } from "../server/db/sql";
 import { todayAndYesterday } from "../server/modules/dashboard/china-days";
 import { createTestAdmin } from "../server/testing/admins";
@@ -40,8 +41,10 @@ beforeAll(async () => {
   const [item] = await queryRows<{ id: number }>(db, sql`select id from items where kind = 'mix' order by id limit 1`);
   const member = await createTestUser(app);
   let n = 0;
-  const play = (when: Date) => ({ itemId: item!.id, visitorId: "v", playbackId: `e2e-dash-${++n}`, playedAt: when, secondsListened: 90 });
-  await db.insert(playEvents).values([1, 2, 3, 4].map((s) => play(at(today, s))).concat([1, 2].map((s) => play(at(yesterday, s)))));
+  const play = (when: Date) => ({ itemId: item!.id, visitorId: "v", userId: null, playbackId: `e2e-dash-${++n}`, playedAt: when, secondsListened: 90 });
+  // Through the plays' repository, as the play route records them: each play and its day's count together (ADR 0059).
+  const plays = playsRepo(db);
+  for (const when of [1, 2, 3, 4].map((s) => at(today, s)).concat([1, 2].map((s) => at(yesterday, s)))) await plays.insertOnce(play(when));
   await db.insert(downloads).values([
     { userId: member.id, itemId: item!.id, createdAt: at(today, 5) },
     { userId: member.id, itemId: item!.id, createdAt: at(yesterday, 5) },
@@ -118,7 +121,7 @@ describe("the admin dashboard /panda/", () => {
     const plays = page.getByTestId("dashboard-stat").nth(2);
     await plays.getByText("今日播放").waitFor();
     const [item] = await queryRows<{ id: number }>(app.deps.database.db, sql`select id from items where kind = 'mix' order by id limit 1`);
-    await app.deps.database.db.insert(playEvents).values({ itemId: item!.id, visitorId: "w", playbackId: "e2e-dash-live", playedAt: new Date(), secondsListened: 60 });
+    await playsRepo(app.deps.database.db).insertOnce({ itemId: item!.id, visitorId: "w", userId: null, playbackId: "e2e-dash-live", playedAt: new Date(), secondsListened: 60 });
     // The server keeps its counts 10 s: move its clock and the page's past both.
     server.clock.advance(11_000);
     await page.clock.runFor(31_000);
