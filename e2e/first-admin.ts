@@ -3,6 +3,8 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { hydrated } from "./browser";
 
+const SCREENS = process.env.SHOTS_DIR ?? path.join("test-results", "screens");
+
 /** The first-start admin's password after `signInFirstStartAdmin` has changed it. */
 export const FIRST_ADMIN_NEW_PASSWORD = "first-admin-new-1";
 
@@ -21,6 +23,10 @@ export async function signInFirstStartAdmin(page: Page, site: { url: string; dat
   await page.waitForURL(`${site.url}/panda/`);
   const dialog = page.getByRole("dialog", { name: "请先修改初始密码" });
   await dialog.waitFor();
+  // The picture after the dialog's opening animation (antd's zoom, ~0.3 s).
+  await dialog.getByLabel("原密码", { exact: true }).waitFor();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(SCREENS, "first-admin-password.png") });
   await dialog.getByLabel("原密码", { exact: true }).fill(initial);
   await dialog.getByLabel("新密码", { exact: true }).fill(FIRST_ADMIN_NEW_PASSWORD);
   await dialog.getByLabel("确认新密码", { exact: true }).fill(FIRST_ADMIN_NEW_PASSWORD);
