@@ -62,7 +62,7 @@ describe("log output (ADR 0044)", () => {
     const password = /│ Password: (\S{24}) +│/.exec(text)?.[1];
     expect(password).toBeDefined();
     // A box of its own: a blank line, a rule above and below, the password on a line of its own.
-    expect(text).toMatch(/WARN\n┌─+┐\n│ Admin account created\. Username: admin +│\n│ Password: \S{24} +│\n│ \(shown only this once; sign in at \/panda\/login and change it\) +│\n└─+┘\n\n$/);
+    expect(text).toMatch(/WARN\n┌─+┐\n│ Admin account created\. Username: admin +│\n│ Password: \S{24} +│\n│ \(shown only this once; sign in at \/panda\/login and change it before anything else\) +│\n└─+┘\n\n$/);
     expect(pretty.written.join("")).toContain("\u001b[1;33m");
 
     const lines = json.written.join("").trim().split("\n");
