@@ -60,8 +60,8 @@ describe("the restored player before its media has loaded", () => {
   it("with a known length: 0:38 / 1:00:00, the slider at 38 of 3600", async () => {
     const { context, page, times, slider } = await restored(3600);
     await expect.poll(times).toEqual(["0:38", "1:00:00"]);
-    expect(await slider.inputValue()).toBe("38");
-    expect(await slider.getAttribute("max")).toBe("3600");
+    await expect.poll(() => slider.inputValue()).toBe("38");
+    await expect.poll(() => slider.getAttribute("max")).toBe("3600");
     await shot(page, "player-restored-known");
     await context.close();
   });
@@ -69,8 +69,8 @@ describe("the restored player before its media has loaded", () => {
   it("with no known length: 0:38 / --:--, the slider at the start (not full)", async () => {
     const { context, page, times, slider } = await restored();
     await expect.poll(times).toEqual(["0:38", "--:--"]);
-    expect(await slider.inputValue()).toBe("0");
-    expect(await slider.isDisabled()).toBe(true);
+    await expect.poll(() => slider.inputValue()).toBe("0");
+    await expect.poll(() => slider.isDisabled()).toBe(true);
     await shot(page, "player-restored-unknown");
     await context.close();
   });
@@ -107,8 +107,8 @@ describe("the login dialog's old messages", () => {
     await dialog.getByRole("tab", { name: "登录" }).click();
     await login.waitFor();
     await expect.poll(() => login.getByText("请输入用户名/邮箱").count()).toBe(0);
-    expect(await login.getByText("请输入密码").count()).toBe(0);
-    expect(await login.locator("[aria-invalid=true]").count()).toBe(0);
+    await expect.poll(() => login.getByText("请输入密码").count()).toBe(0);
+    await expect.poll(() => login.locator("[aria-invalid=true]").count()).toBe(0);
 
     // Complaints again, then a registration: back on the login tab, only the new username.
     await login.getByRole("button", { name: "登录", exact: true }).click();
@@ -125,9 +125,9 @@ describe("the login dialog's old messages", () => {
     await register.getByLabel("验证码", { exact: true }).fill(answer);
     await register.getByRole("button", { name: "注册" }).click();
     await expect.poll(() => login.getByLabel("用户名/邮箱").inputValue()).toBe(username);
-    expect(await login.getByText("请输入用户名/邮箱").count()).toBe(0);
-    expect(await login.getByText("请输入密码").count()).toBe(0);
-    expect(await login.locator("[aria-invalid=true]").count()).toBe(0);
+    await expect.poll(() => login.getByText("请输入用户名/邮箱").count()).toBe(0);
+    await expect.poll(() => login.getByText("请输入密码").count()).toBe(0);
+    await expect.poll(() => login.locator("[aria-invalid=true]").count()).toBe(0);
     await page.waitForTimeout(400);
     await shot(page, "login-tab-after-register");
     await context.close();
@@ -147,7 +147,7 @@ describe("soft length limits (ADR 0060)", () => {
     await page.getByText("个人简介不能超过200个字符").waitFor();
     const count = page.getByText("201 / 200");
     await count.waitFor();
-    expect(await count.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(220, 38, 38)");
+    await expect.poll(() => count.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(220, 38, 38)");
     await shot(page, "bio-over-limit");
     let saved = false;
     page.on("request", (r) => r.url().includes("update") && r.method() === "POST" && (saved = true));
@@ -172,10 +172,10 @@ describe("soft length limits (ADR 0060)", () => {
     await box.fill("好".repeat(501));
     const alert = page.getByRole("alert").filter({ hasText: "评论不能超过500个字符" });
     await alert.waitFor();
-    expect(await box.getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => box.getAttribute("aria-invalid")).toBe("true");
     const count = page.getByText("501/500");
     await count.waitFor();
-    expect(await count.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(220, 38, 38)");
+    await expect.poll(() => count.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(220, 38, 38)");
     await box.scrollIntoViewIfNeeded();
     await shot(page, "comment-over-limit");
     let posted = false;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PluginCallError, PluginSandbox } from "./host.js";
+import { PluginSandbox } from "./host.js";
+import { failureOf } from "../testing/call-failure.js";
 
 /**
  * A call whose time runs out while the worker is busy with others never began: it fails as
@@ -19,16 +20,6 @@ beforeAll(() => {
   });
 });
 afterAll(() => sandbox.close());
-
-async function failureOf(promise: Promise<unknown>): Promise<PluginCallError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof PluginCallError) return err;
-    throw err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 // `spin` holds the worker's thread for a while (within its CPU limit); `mark` leaves a trace.
 const code = `let marks = 0;

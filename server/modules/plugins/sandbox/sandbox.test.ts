@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PluginCallError, PluginSandbox } from "./host.js";
+import { PluginSandbox } from "./host.js";
+import { failureOf } from "../testing/call-failure.js";
 import type { FetchAnswer, GuestFetchRequest } from "./protocol.js";
 
 /**
@@ -14,16 +15,6 @@ const requests: GuestFetchRequest[] = [];
 let sandbox: PluginSandbox;
 
 const plugin = (methods: string) => `module.exports = { platform: "hostile", version: "0.0.1", ${methods} };`;
-
-async function failureOf(promise: Promise<unknown>): Promise<PluginCallError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof PluginCallError) return err;
-    throw err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 beforeAll(() => {
   sandbox = new PluginSandbox({
