@@ -17,7 +17,7 @@ export const adminAccountMessages = {
   accountRequired: "请输入账号",
   passwordChanged: "密码修改成功",
   mustChangeTitle: "请先修改初始密码",
-  mustChangeNote: "这是首次启动时生成的管理员账号，其初始密码显示在启动时的终端上，或写在数据目录的 initial-admin-password.txt 中。修改密码后才能进行其他操作。",
+  mustChangeNote: "该账号的密码由系统首次启动时生成（显示在启动时的终端上，或写在数据目录的 initial-admin-password.txt 中），或由超级管理员重置。修改密码后才能进行其他操作。",
   oldPasswordWrong: "原密码错误",
   samePassword: "新密码不能与原密码相同",
   created: "添加成功",

@@ -8,6 +8,6 @@ export const adminMessages = {
   notLoggedIn: "请先登录管理后台",
   accountDisabled: "管理员账号已被禁用",
   superOnly: "需要超级管理员权限",
-  mustChangePassword: "请先修改初始密码：这是首次启动时生成的管理员账号，修改密码后才能继续操作",
+  mustChangePassword: "请先修改初始密码：该账号的密码由系统首次启动时生成或由超级管理员重置，修改密码后才能继续操作",
   logoutOk: "退出成功",
 } as const;

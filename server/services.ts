@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { AppDatabase, DbLogger } from "./db/open.js";
 import type { DatabaseEngine } from "./db/types.js";
 import type { EventBus } from "./events/bus.js";
@@ -9,6 +10,7 @@ import type { SearchAnswersOptions } from "./modules/search/answers.js";
 import type { OnDrift } from "./modules/sources/canary/checks.js";
 import type { SourceNetwork } from "./modules/sources/generic-source.js";
 import type { HealthOptions } from "./modules/sources/health.js";
+import { INITIAL_PASSWORD_FILE } from "./db/seed/admin.js";
 import { DEFAULT_RECORDED_LIMITS, type RecordedLimits } from "./modules/sources/recorded/service.js";
 import type { SourceAdapterEntry } from "./modules/sources/source-provider.js";
 import { accountServices } from "./wiring/accounts.js";
@@ -134,7 +136,7 @@ export function createServices({
     searchAnswerLimits,
   });
   // Visitors, sessions, accounts and mail, libraries, plays, the back office's accounts.
-  const accounts = accountServices({ db, logger, core, publicUrl, mail, uploadsDir });
+  const accounts = accountServices({ db, logger, core, publicUrl, mail, uploadsDir, initialPasswordFile: path.join(system.dataDir, INITIAL_PASSWORD_FILE) });
   // One flat object, as routes, loaders and tests use it.
   return {
     ...core,

@@ -23,10 +23,12 @@ export interface AccountInputs {
   publicUrl: string;
   mail: { smtpUrl?: string; from: string; outboxFile?: string };
   uploadsDir: string;
+  /** DATA_DIR/initial-admin-password.txt, when the server keeps one (JSON logs). */
+  initialPasswordFile?: string;
 }
 
 /** People: visitors, sessions, accounts and their mail, libraries and plays, the back office's accounts and audit trail. */
-export function accountServices({ db, logger, core, publicUrl, mail, uploadsDir }: AccountInputs) {
+export function accountServices({ db, logger, core, publicUrl, mail, uploadsDir, initialPasswordFile }: AccountInputs) {
   const { clock, ephemeral, writes, audit } = core;
   const sessions = sessionService(db, clock);
   const mailer = createMailer({
@@ -52,7 +54,7 @@ export function accountServices({ db, logger, core, publicUrl, mail, uploadsDir 
     profile: profileService(db, { codes: emailCodes, sessions, ephemeral }),
     avatars: avatarService(db, { uploadsDir, logger }),
     // The back office's accounts and audit trail (issue 12, ADR 0027).
-    adminAuth: adminAuthService(db, { sessions, captcha, ephemeral, audit, clock }),
+    adminAuth: adminAuthService(db, { sessions, captcha, ephemeral, audit, clock, initialPasswordFile }),
     adminAccounts: adminAccountService(db, { audit }),
     auditTrail: auditTrailService(db),
   };

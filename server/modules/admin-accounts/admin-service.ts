@@ -102,13 +102,17 @@ export function adminAccountService(db: AppDatabase, deps: { audit: AuditService
       return toRow(updated);
     },
 
-    /** A new password set by a super: the admin's sessions end (the caller's own stays when it is theirs). */
+    /**
+     * A new password set by a super: the admin's sessions end (the caller's own stays when it is
+     * theirs). Someone else's password is known to the super, so that admin must change it at the
+     * next sign-in (403 请先修改初始密码 until they do), as the first-start account must.
+     */
     async resetPassword(actor: AuditActor, id: number, password: string, callerToken?: string): Promise<void> {
       if (!(await repo.findById(id))) throw notFound(m.notFound);
       const passwordHash = await hashPassword(password);
       await db.transaction(async (tx) => {
         const { target } = await lockTarget(tx, id);
-        await adminRepo(tx).update(id, { passwordHash });
+        await adminRepo(tx).update(id, { passwordHash, mustChangePassword: id !== actor.adminId });
         await adminRepo(tx).deleteSessions(id, id === actor.adminId && callerToken ? hashToken(callerToken) : undefined);
         await deps.audit.record(actor, { action: A.resetPassword, targetType: "admin", targetId: id, before: adminSnapshot(target), after: adminSnapshot(target), detail: { sessionsEnded: true } }, tx);
       });

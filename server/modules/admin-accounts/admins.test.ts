@@ -168,12 +168,22 @@ describe.each(testEngines())("admins management and own password on %s", (engine
     expect(await auditCount()).toBe(before + 2);
   });
 
-  it("resets another admin's password: their sessions end, the new password works", async () => {
+  it("resets another admin's password: their sessions end, the new password works and must be changed first", async () => {
     const target = await adminWithPassword(db(), { role: "editor", password: "old-pass-1" });
     const res = await call("POST", `/api/pandaadmin/admins/${target.id}/password`, boss.headers, { password: "new-pass-2" });
     expect(res.json()).toMatchObject({ code: 1, msg: "密码已重置" });
     expect((await live(target.token)).statusCode).toBe(401);
     expect(await verifyPassword((await row(target.id)).passwordHash, "new-pass-2")).toBe(true);
+    // The super knows it: the admin signs in, then can do nothing but change it.
+    expect((await row(target.id)).mustChangePassword).toBe(true);
+    const login = await app.inject({ method: "POST", url: "/api/pandaadmin/login", payload: { username: target.username, password: "new-pass-2" }, remoteAddress: "10.88.0.4" });
+    const token = login.json().data.token as string;
+    const locked = await call("GET", "/api/pandaadmin/dashboard", { authorization: `Bearer ${token}` });
+    expect(locked.statusCode).toBe(403);
+    expect(locked.json().msg).toMatch(/^请先修改初始密码/u);
+    const changed = await call("POST", "/api/pandaadmin/password", { authorization: `Bearer ${token}` }, { oldPassword: "new-pass-2", password: "own-pass-3", confirm: "own-pass-3" });
+    expect(changed.json()).toMatchObject({ code: 1 });
+    expect((await row(target.id)).mustChangePassword).toBe(false);
     const audit = await lastAudit("admin.reset_password", target.id);
     expect(audit).toMatchObject({ adminId: boss.id });
     expect(JSON.stringify(audit!.detail)).not.toMatch(/new-pass|hash/iu);

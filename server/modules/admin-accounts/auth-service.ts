@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { adminMessages } from "@contracts/accounts";
 import { ADMIN_AUDIT_ACTIONS, adminAccountMessages as m, type AdminLoginRequest, type AdminLoginResult, type AdminOwnPassword } from "@contracts/admin-accounts";
 import type { AppDatabase } from "../../db/types.js";
@@ -23,7 +24,15 @@ const refusal = (status: number, msg: string, failures: number) => new AppError(
  */
 export function adminAuthService(
   db: AppDatabase,
-  deps: { sessions: SessionService; captcha: CaptchaService; ephemeral: EphemeralStore; audit: AuditService; clock: Clock },
+  deps: {
+    sessions: SessionService;
+    captcha: CaptchaService;
+    ephemeral: EphemeralStore;
+    audit: AuditService;
+    clock: Clock;
+    /** DATA_DIR/initial-admin-password.txt: removed once the account that must change its password has. */
+    initialPasswordFile?: string;
+  },
 ) {
   const repo = adminRepo(db);
   const throttle = loginThrottle(deps.ephemeral, "admin");
@@ -73,11 +82,13 @@ export function adminAuthService(
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         const txRepo = adminRepo(tx);
-        // A first-start account's own new password ends its 请先修改初始密码 lock (issue 25).
+        // The account's own new password ends its 请先修改初始密码 lock (first start or a super's reset, issue 25).
         await txRepo.update(actor.adminId, { passwordHash, mustChangePassword: false });
         await txRepo.deleteSessions(actor.adminId, token ? hashToken(token) : undefined);
         await deps.audit.record(actor, { action: ADMIN_AUDIT_ACTIONS.password, targetType: "admin", targetId: actor.adminId, detail: { otherSessionsEnded: true } }, tx);
       });
+      // The first-start password is no longer valid: its file only invites a wrong guess later.
+      if (current.mustChangePassword && deps.initialPasswordFile) await rm(deps.initialPasswordFile, { force: true });
     },
   };
 }

@@ -3,7 +3,7 @@
  * changed before anything else. Login and the session check work; every other admin call answers
  * 403 请先修改初始密码 until POST /api/pandaadmin/password; then the account works as any other.
  */
-import { readFile } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -36,6 +36,7 @@ describe.each(testEngines())("the first-start admin account on %s", (engine) => 
   it("signs in, is told to change its password, and can do nothing else until it does", async () => {
     const first = await login();
     expect(first.admin.mustChangePassword).toBe(true);
+    await access(path.join(t.dataDir, INITIAL_PASSWORD_FILE));
     const check = await app.inject({ url: "/api/pandaadmin/check", headers: as(first.token) });
     expect(check.statusCode).toBe(200);
     expect(check.json().data).toMatchObject({ username: DEFAULT_ADMIN_USERNAME, mustChangePassword: true });
@@ -48,7 +49,7 @@ describe.each(testEngines())("the first-start admin account on %s", (engine) => 
     ] as const) {
       const res = await app.inject({ method, url, headers: as(first.token), payload: method === "POST" ? {} : undefined });
       expect(res.statusCode, url).toBe(403);
-      expect(res.json(), url).toMatchObject({ code: 0, msg: "请先修改初始密码：这是首次启动时生成的管理员账号，修改密码后才能继续操作" });
+      expect(res.json(), url).toMatchObject({ code: 0, msg: "请先修改初始密码：该账号的密码由系统首次启动时生成或由超级管理员重置，修改密码后才能继续操作" });
     }
 
     // Logging out is allowed (another session of the same account).
@@ -65,6 +66,8 @@ describe.each(testEngines())("the first-start admin account on %s", (engine) => 
     expect(changed.json()).toMatchObject({ code: 1, msg: "密码修改成功" });
     const [row] = await t.database.db.select().from(admins).where(eq(admins.username, DEFAULT_ADMIN_USERNAME));
     expect(row!.mustChangePassword).toBe(false);
+    // The file of the first-start password goes with it.
+    await expect(access(path.join(t.dataDir, INITIAL_PASSWORD_FILE))).rejects.toMatchObject({ code: "ENOENT" });
 
     // The same session goes on, now with every call open.
     expect((await app.inject({ url: "/api/pandaadmin/dashboard", headers: as(first.token) })).statusCode).toBe(200);
