@@ -86,6 +86,8 @@ export interface DashboardSeriesAnswer {
   /** China days, oldest first, ending today. */
   days: string[];
   plays: number[];
+  /** Counted suite views (daily_counters `view`, ADR 0059). */
+  views: number[];
   signups: number[];
   searches: number[];
 }

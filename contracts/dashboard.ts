@@ -80,6 +80,7 @@ export const dashboardSeriesQuerySchema = z.object({
 export const dashboardSeriesSchema = z.object({
   days: z.array(z.string()),
   plays: z.array(count),
+  views: z.array(count),
   signups: z.array(count),
   searches: z.array(count),
 }) satisfies z.ZodType<DashboardSeriesAnswer>;

@@ -252,6 +252,9 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
     const cards = (await dashboard()).stats.playsToday;
     const chart = (await series("?days=3")).plays;
     expect(cards).toEqual({ value: 3, today: 3, yesterday: 2 });
+    // The chart's views line reads the same history.
+    const viewLine = (await series("?days=3")).views;
+    expect(viewLine).toEqual([0, 1, 2]);
 
     const res = await app.inject({ method: "DELETE", url: `/api/sutie/${todayId}`, headers: superHeaders });
     expect(res.statusCode, res.body).toBe(200);
@@ -259,6 +262,7 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
     now += 11_000;
     expect((await dashboard()).stats.playsToday).toEqual(cards);
     expect((await series("?days=3")).plays).toEqual(chart);
+    expect((await series("?days=3")).views).toEqual(viewLine);
     expect(await history()).toEqual(before);
   });
 });

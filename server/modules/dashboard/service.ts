@@ -95,14 +95,15 @@ export function dashboardService(db: AppDatabase, { engine, dataDir, clock = sys
       };
     },
 
-    /** Plays, sign-ups and searches per China day, the last `days` days up to today. */
+    /** Plays, views, sign-ups and searches per China day, the last `days` days up to today. */
     series(days: number): Promise<DashboardSeriesAnswer> {
       return series.get(String(days), async () => {
         const list = lastChinaDays(clock(), days);
-        const { plays, signups, searches } = await repo.perDay(chinaDayStart(list[0]!), list[0]!);
+        const { plays, views, signups, searches } = await repo.perDay(chinaDayStart(list[0]!), list[0]!);
         return {
           days: list,
           plays: list.map((d) => plays.get(d) ?? 0),
+          views: list.map((d) => views.get(d) ?? 0),
           signups: list.map((d) => signups.get(d) ?? 0),
           searches: list.map((d) => searches.get(d) ?? 0),
         };

@@ -15,6 +15,7 @@ type Option = ComposeOption<LineSeriesOption | GridComponentOption | LegendCompo
 
 const LINES = [
   { key: "plays", name: "播放", color: "#7c5cff" },
+  { key: "views", name: "浏览", color: "#52c41a" },
   { key: "signups", name: "注册", color: "#13a8a8" },
   { key: "searches", name: "搜索", color: "#fa8c16" },
 ] as const;
