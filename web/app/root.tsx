@@ -25,7 +25,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang="zh-CN">
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content={colors.chrome} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
