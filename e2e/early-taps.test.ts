@@ -4,11 +4,13 @@
  * a list's play button tapped before hydration plays once the app is there; with no scripts at
  * all, or scripts that never come, the trigger is a link to /login.
  */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hydrated, launchBrowser } from "./browser";
 import { type DemoItems, findDemoItems, mediaState } from "./player-helpers";
-import { startWebServer, watchProblems } from "./web-server";
+import { ROOT, startWebServer, watchProblems } from "./web-server";
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true, locale: "zh-CN" };
 let server: Awaited<ReturnType<typeof startWebServer>>;
@@ -17,6 +19,7 @@ let demo: DemoItems;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
+  mkdirSync(path.join(ROOT, "test-results", "screens"), { recursive: true });
   server = await startWebServer();
   browser = await launchBrowser();
   demo = await findDemoItems(server.url);
@@ -58,6 +61,7 @@ describe("taps before the app has hydrated", () => {
     expect(await notHydrated(page)).toBe(true);
     expect(await page.getByRole("dialog", { name: "登录/注册" }).isVisible()).toBe(true);
     expect(await trigger(page).getAttribute("data-tap-pending")).toBe("");
+    await page.screenshot({ path: path.join(ROOT, "test-results", "screens", "early-login-frame.png") });
     // From here on, every frame: some login dialog is on screen until the form is.
     await page.evaluate(() => {
       const w = window as unknown as { gaps: number; frames: number };
