@@ -94,6 +94,8 @@ describe("phone player (390×844)", () => {
     await page.touchscreen.tap(box.x + 4, box.y + box.height / 2);
     await sheet().waitFor();
     await wholyOnScreen(sheet());
+    // The page under it is out of reach (Tab, screen readers) while it is open.
+    expect(await page.locator("main").evaluate((m) => m.closest("[inert]") !== null)).toBe(true);
     expect(await sheet().getByText(demo.longMix.title).count()).toBeGreaterThan(0);
 
     // Drag from the start to 30:00: the bubble shows the target while dragging, the seek comes on release.
@@ -131,6 +133,7 @@ describe("phone player (390×844)", () => {
     await page.evaluate(() => history.back());
     await expect.poll(() => sheet().count()).toBe(0);
     expect(page.url()).toBe(url);
+    expect(await page.locator("main").evaluate((m) => m.closest("[inert]") !== null)).toBe(false);
     expect((await mediaState(page)).paused).toBe(false);
     // Its own button closes it too: opening and closing does not pile up history entries.
     const length = await page.evaluate(() => history.length);

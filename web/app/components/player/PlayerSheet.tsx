@@ -32,10 +32,16 @@ export function PlayerSheet({ onClose }: { onClose: () => void }) {
 
   useEffect(() => {
     sheet.current?.querySelector<HTMLElement>("[data-sheet-close]")?.focus();
-    // The page under the sheet does not scroll with it.
+    // The page under the sheet does not scroll with it, and neither Tab nor a screen reader
+    // wanders into it (the media element is not in those parts: it keeps playing).
     const overflow = document.body.style.overflow;
     document.body.style.overflow = "hidden";
+    const under = [...(sheet.current?.parentElement?.children ?? [])].filter(
+      (el): el is HTMLElement => el !== sheet.current && el instanceof HTMLElement && !el.querySelector("[data-player-media]") && !el.inert,
+    );
+    for (const el of under) el.inert = true;
     return () => {
+      for (const el of under) el.inert = false;
       document.body.style.overflow = overflow;
       document.querySelector<HTMLElement>("[data-mini-player] button")?.focus();
     };
