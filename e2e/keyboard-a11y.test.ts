@@ -188,7 +188,8 @@ describe("screen-reader names", () => {
           await page.locator("main").getByRole("button", { name: "暂停", exact: true }).waitFor();
         } else {
           await page.locator("[data-play-item]:visible").first().click();
-          await page.locator("[data-player-bar]").waitFor();
+          // Phones get the mini bar instead of the desktop bar (ADR 0063).
+          await page.locator(width < 769 ? "[data-mini-player]" : "[data-player-bar]").waitFor();
         }
       }
       const { unnamed, iconButtons } = await controls(page);

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigate } from "react-router";
 import { SafeErrorPage } from "./components/errors/ErrorPage";
+import { EARLY_TAPS_SCRIPT, replayEarlyTaps } from "./lib/early-taps";
 import { useNonce } from "./lib/nonce";
 import { setAuthFailureNavigator } from "./lib/user-api";
 import { pageMeta } from "./lib/site";
@@ -13,19 +14,23 @@ export const meta = () => pageMeta();
  * Base styles every page needs before any stylesheet arrives (inline: no extra request), and a
  * visible keyboard focus everywhere (dark parts, the navbar and the player, draw theirs lighter).
  */
-const BASE_CSS = `html,body{margin:0;padding:0}body{font-family:${FONT_FAMILY};background:${colors.page};color:#1f1b2e;-webkit-font-smoothing:antialiased;text-rendering:optimizeLegibility}:focus-visible{outline:2px solid ${colors.primary};outline-offset:2px}`;
+const BASE_CSS = `html,body{margin:0;padding:0}body{font-family:${FONT_FAMILY};background:${colors.page};color:#1f1b2e;-webkit-font-smoothing:antialiased;text-rendering:optimizeLegibility}:focus-visible{outline:2px solid ${colors.primary};outline-offset:2px}[data-tap-pending]{cursor:progress;opacity:.7}`;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // Marks the document once React owns it (tests and monitoring wait for this).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "1";
+    // What was tapped before React owned the page happens now (lib/early-taps.ts).
+    replayEarlyTaps();
   }, []);
   return (
     <html lang="zh-CN">
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* First, so that no tap is lost while the app's scripts load (lib/early-taps.ts). */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_TAPS_SCRIPT }} />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content={colors.chrome} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />

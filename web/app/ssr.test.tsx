@@ -53,7 +53,7 @@ describe("SSR document", () => {
     });
     expect(response.status).toBe(500);
     const html = await response.text();
-    const body = html.slice(html.indexOf("<body>"), html.indexOf("<script"));
+    const body = html.slice(html.indexOf("<body>"), html.indexOf("<script", html.indexOf("<body>")));
     expect(body).toMatch(/data-status="500"/);
     expect(body).toContain(">Unknown middleware vip<");
     expect(body).toContain(">Back to the home page<");

@@ -56,7 +56,18 @@ export function LazyPart<P extends object>({
  * A dialog whose code loads the first time `open` turns true and then stays mounted (so it can
  * animate closed). When its chunk fails, the dialog's store is closed and the next open retries.
  */
-export function LazyDialog({ open, close, load }: { open: boolean; close: () => void; load: Loader<object> }) {
+export function LazyDialog({
+  open,
+  close,
+  load,
+  fallback = null,
+}: {
+  open: boolean;
+  close: () => void;
+  load: Loader<object>;
+  /** Shown while the code loads (a frame with a spinner). */
+  fallback?: ReactNode;
+}) {
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
     if (open) setWanted(true);
@@ -66,6 +77,7 @@ export function LazyDialog({ open, close, load }: { open: boolean; close: () => 
     <LazyPart
       load={load}
       props={{}}
+      fallback={fallback}
       onFail={() => {
         close();
         setWanted(false);

@@ -1,5 +1,5 @@
 import { Modal, Tabs } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { LoginForm } from "./LoginForm";
 import { useLoginDialog, type LoginTab } from "./login-dialog-store";
 import { RegisterForm } from "./RegisterForm";
@@ -10,6 +10,8 @@ function LoginDialogBody() {
   const { open, tab, setTab, close } = useLoginDialog();
   // The username just registered, for the login tab (a new object each time, so it is filled again).
   const [prefill, setPrefill] = useState<{ account: string }>();
+  // Here at last: the frame shown before the app hydrated (LoginFrame) is not needed any more.
+  useEffect(() => document.documentElement.removeAttribute("data-early"), []);
   return (
     <Modal open={open} width={400} footer={null} onCancel={close} centered>
       <Tabs

@@ -41,10 +41,29 @@ export function TopNav({ items }: { items: readonly NavItem[] }) {
               fallback={<span className={styles.userPending} />}
             />
           ) : (
-            // A plain button: antd's Button put ~38 KB of its styles inline in every public page.
-            <button type="button" className={styles.login} onClick={() => showLogin("login")}>
+            // Plain (antd's Button put ~38 KB of its styles inline in every public page), and a real
+            // link to /login that the app turns into the dialog: it works before hydration and
+            // without scripts; a tap before hydration opens the dialog's frame at once (ADR 0063).
+            <a
+              href="/login"
+              role="button"
+              aria-haspopup="dialog"
+              className={styles.login}
+              data-early-tap="login"
+              onClick={(e) => {
+                if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+                e.preventDefault();
+                showLogin("login");
+              }}
+              onKeyDown={(e) => {
+                // A button's Space (a link's Enter already clicks).
+                if (e.key !== " ") return;
+                e.preventDefault();
+                showLogin("login");
+              }}
+            >
               登录/注册
-            </button>
+            </a>
           )}
         </div>
       </div>

@@ -1,20 +1,28 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useLocation } from "react-router";
 import { useAccountSync } from "./account-sync";
 import { attachMediaElement } from "./media-engine";
+import { MiniBar } from "./MiniBar";
 import { PlayerBar } from "./PlayerBar";
+import { PlayerSheet } from "./PlayerSheet";
 import { playerStore, usePlayer } from "./player-store";
 import { PlayerSlot } from "./PlayerSlot";
 import { useMediaSession } from "./use-media-session";
+import { usePhoneLayout } from "./use-phone-layout";
 import { usePlayerKeys } from "./use-player-keys";
 import { VideoWindow } from "./VideoWindow";
 
 /**
  * The global player, mounted once by the default layout: the bar in the bottom slot (hidden,
  * not unmounted, on the suite detail page) and the video window holding the media element.
+ * Phones get the mini bar and its full-screen sheet instead of the desktop bar (ADR 0063).
  */
 export function PlayerHost({ barHidden }: { barHidden?: boolean }) {
   const media = useRef<HTMLVideoElement>(null);
   const hasItem = usePlayer((s) => s.index >= 0);
+  const phone = usePhoneLayout();
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const { pathname } = useLocation();
 
   useEffect(() => {
     const detach = attachMediaElement(media.current!);
@@ -22,14 +30,18 @@ export function PlayerHost({ barHidden }: { barHidden?: boolean }) {
     void playerStore.persist.rehydrate();
     return detach;
   }, []);
+  // Another page (the sheet's title link, a link elsewhere) closes the sheet.
+  useEffect(() => setSheetOpen(false), [pathname]);
   useMediaSession();
   usePlayerKeys();
   // A member's resume points and queue live in the account too (merged on login).
   useAccountSync();
 
+  const bar = !hasItem ? undefined : phone ? <MiniBar onOpen={() => setSheetOpen(true)} /> : <PlayerBar />;
   return (
     <>
-      <PlayerSlot hidden={barHidden}>{hasItem ? <PlayerBar /> : undefined}</PlayerSlot>
+      <PlayerSlot hidden={barHidden}>{bar}</PlayerSlot>
+      {phone && hasItem && sheetOpen && !barHidden ? <PlayerSheet onClose={() => setSheetOpen(false)} /> : null}
       <VideoWindow mediaRef={media} />
     </>
   );

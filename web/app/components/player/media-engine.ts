@@ -151,6 +151,33 @@ function applyVolume(el: HTMLMediaElement, s: PlayerState) {
   el.muted = s.muted;
 }
 
+/** A new source resets the element's speed to its default one: both follow the store. */
+function applyRate(el: HTMLMediaElement, rate: number) {
+  el.defaultPlaybackRate = rate;
+  el.playbackRate = rate;
+}
+
+/** The sleep timer's clock: pauses at the set time and switches itself off (the end-of-entry kind waits for `ended`). */
+function watchSleep(): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (sleep: PlayerState["sleep"]) => {
+    clearTimeout(timer);
+    if (!sleep?.at) return;
+    timer = setTimeout(() => {
+      element?.pause();
+      playerStore.setState({ sleep: null });
+    }, Math.max(0, sleep.at - Date.now()));
+  };
+  arm(playerStore.getState().sleep);
+  const unsubscribe = playerStore.subscribe((s, prev) => {
+    if (s.sleep !== prev.sleep) arm(s.sleep);
+  });
+  return () => {
+    clearTimeout(timer);
+    unsubscribe();
+  };
+}
+
 /** Connects the element to the store; returns the disconnect. */
 export function attachMediaElement(el: HTMLMediaElement): () => void {
   element = el;
@@ -197,6 +224,8 @@ export function attachMediaElement(el: HTMLMediaElement): () => void {
       const id = itemId();
       if (id !== undefined) saveResume(id, 0, el.duration || 0);
       patch({ playing: false });
+      // The sleep timer set to the end of this entry: stop here.
+      if (playerStore.getState().sleep?.afterItem) return playerStore.setState({ sleep: null });
       // The next entry plays; at the end of the list the next press of play starts a new playback.
       if (!playerStore.getState().next()) playerStore.getState().newPlayback();
     },
@@ -208,10 +237,13 @@ export function attachMediaElement(el: HTMLMediaElement): () => void {
   for (const [name, fn] of Object.entries(on)) el.addEventListener(name, fn);
 
   applyVolume(el, playerStore.getState());
+  applyRate(el, playerStore.getState().rate);
   const unsubscribe = playerStore.subscribe((s, prev) => {
     if (s.load.token !== prev.load.token) void loadCurrent();
     if (s.volume !== prev.volume || s.muted !== prev.muted) applyVolume(el, s);
+    if (s.rate !== prev.rate) applyRate(el, s.rate);
   });
+  const stopSleep = watchSleep();
   const stopClock = startListeningClock(() => element);
   const saveOnLeave = () => rememberPosition();
   window.addEventListener("pagehide", saveOnLeave);
@@ -220,6 +252,7 @@ export function attachMediaElement(el: HTMLMediaElement): () => void {
     for (const [name, fn] of Object.entries(on)) el.removeEventListener(name, fn);
     window.removeEventListener("pagehide", saveOnLeave);
     unsubscribe();
+    stopSleep();
     stopClock();
     teardownHls();
     if (element === el) element = null;

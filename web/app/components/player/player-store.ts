@@ -2,7 +2,7 @@ import { useStore } from "zustand";
 import { createJSONStorage, persist, type StateStorage } from "zustand/middleware";
 import { createStore } from "zustand/vanilla";
 import { type PlayerItem } from "./player-item";
-import { addAndSelect, clampVolume, EMPTY_QUEUE, nextIndex, previousIndex, refreshed, removeAt, select } from "./queue";
+import { addAndSelect, clampVolume, EMPTY_QUEUE, moveItem, nextIndex, previousIndex, refreshed, removeAt, select } from "./queue";
 
 /** One playback of the current item: what the qualified-play report is about. */
 export interface Playback {
@@ -28,6 +28,13 @@ export interface PlayerState {
   error: string | null;
   warning: string | null;
   playback: Playback | null;
+  /** Playback speed (0.75-2). */
+  rate: number;
+  /**
+   * Sleep timer: playback pauses at `at` (epoch ms), or when the current entry ends
+   * (`afterItem`) instead of going on to the next; null when off.
+   */
+  sleep: { at: number | null; afterItem: boolean } | null;
   /**
    * A load request for the media engine: bumped when the current entry must be (re)loaded,
    * starting at `startAt` and playing when `autoplay`.
@@ -52,6 +59,11 @@ export interface PlayerActions {
   setVolume(volume: number): void;
   toggleMute(): void;
   setPanelOpen(open: boolean): void;
+  /** Moves an entry up or down the playlist (the current one stays current). */
+  move(from: number, to: number): void;
+  setRate(rate: number): void;
+  /** Minutes from now, "item" for the end of the current entry, or null to switch it off. */
+  setSleep(minutes: number | "item" | null): void;
   setVideoMinimised(minimised: boolean): void;
   setVideoFullscreen(fullscreen: boolean): void;
   /** Media element reports. */
@@ -87,11 +99,16 @@ const initialState = (): PlayerState => ({
   error: null,
   warning: null,
   playback: null,
+  rate: 1,
+  sleep: null,
   load: { token: 0, startAt: 0, autoplay: false },
 });
 
 /** What survives a reload: the playlist, the current entry, where it was, volume and mute. */
-type Persisted = Pick<PlayerState, "items" | "index" | "position" | "volume" | "muted" | "playback">;
+type Persisted = Pick<PlayerState, "items" | "index" | "position" | "volume" | "muted" | "playback" | "rate">;
+
+export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 2] as const;
+const clampRate = (r: number) => (Number.isFinite(r) ? Math.min(2, Math.max(0.75, r)) : 1);
 
 const noStorage: StateStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
 
@@ -177,6 +194,15 @@ export function createPlayerStore(storage: () => StateStorage = () => (typeof lo
           setVolume: (volume) => set({ volume: clampVolume(volume), ...(volume > 0 ? { muted: false } : {}) }),
           toggleMute: () => set((s) => ({ muted: !s.muted })),
           setPanelOpen: (panelOpen) => set({ panelOpen }),
+          move(from, to) {
+            const q = moveItem(get(), from, to);
+            if (q.items !== get().items) set({ items: q.items, index: q.index });
+          },
+          setRate: (rate) => set({ rate: clampRate(rate) }),
+          setSleep: (minutes) =>
+            set({
+              sleep: minutes === null ? null : minutes === "item" ? { at: null, afterItem: true } : { at: Date.now() + minutes * 60_000, afterItem: false },
+            }),
           setVideoMinimised: (videoMinimised) => set({ videoMinimised }),
           setVideoFullscreen: (videoFullscreen) => set({ videoFullscreen }),
           patch: (p) =>
@@ -207,6 +233,7 @@ export function createPlayerStore(storage: () => StateStorage = () => (typeof lo
           volume: s.volume,
           muted: s.muted,
           playback: s.playback,
+          rate: s.rate,
         }),
         // After a reload the current entry is loaded where it stopped, paused (browsers would
         // block an unasked-for start anyway).
@@ -222,6 +249,7 @@ export function createPlayerStore(storage: () => StateStorage = () => (typeof lo
             position,
             volume: clampVolume(p.volume ?? current.volume),
             muted: !!p.muted,
+            rate: clampRate(p.rate ?? current.rate),
             playback: index >= 0 ? (p.playback ?? freshPlayback()) : null,
             load: { token: current.load.token + 1, startAt: position, autoplay: false },
           };

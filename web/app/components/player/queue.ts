@@ -63,4 +63,21 @@ export function removeAt(q: Queue, at: number): Queue & { currentRemoved: boolea
   return { items, index: Math.min(at, items.length - 1), currentRemoved: true };
 }
 
+/**
+ * Moves entry `from` to `to` (the phone player's up/down buttons); the current entry stays
+ * current wherever it goes. Out of range: unchanged.
+ */
+export function moveItem(q: Queue, from: number, to: number): Queue {
+  const n = q.items.length;
+  if (from < 0 || from >= n || to < 0 || to >= n || from === to) return q;
+  const items = q.items.slice();
+  const [moved] = items.splice(from, 1);
+  items.splice(to, 0, moved);
+  let index = q.index;
+  if (q.index === from) index = to;
+  else if (from < q.index && to >= q.index) index = q.index - 1;
+  else if (from > q.index && to <= q.index) index = q.index + 1;
+  return { items, index };
+}
+
 export const clampVolume = (v: number) => Math.round(Math.min(100, Math.max(0, Number.isFinite(v) ? v : 0)));

@@ -30,10 +30,10 @@ export function useMediaSession() {
     }
     // The lock screen's progress follows the position the store reports.
     const unsubscribe = playerStore.subscribe((s, prev) => {
-      if (s.position === prev.position && s.duration === prev.duration) return;
+      if (s.position === prev.position && s.duration === prev.duration && s.rate === prev.rate) return;
       if (!(s.duration > 0) || s.position > s.duration) return;
       try {
-        session.setPositionState({ duration: s.duration, position: s.position, playbackRate: 1 });
+        session.setPositionState({ duration: s.duration, position: s.position, playbackRate: s.rate });
       } catch {
         // Not supported.
       }
