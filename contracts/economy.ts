@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ADMIN_COINS_MAX_STEP, ADMIN_REASON_MAX, economyMessages as m, VIP_PLAN_CODES } from "./economy-texts";
+import { coinAmountField, coinReasonField } from "./economy-fields";
+import { economyMessages as m, VIP_PLAN_CODES } from "./economy-texts";
 
 export * from "./economy-texts";
 
@@ -38,17 +39,5 @@ export const coinLogEntrySchema = z.object({
 export type CoinLogEntry = z.infer<typeof coinLogEntrySchema>;
 
 /** `POST /api/pandaadmin/users/:id/coins`: a grant (> 0) or a deduction (< 0) with its reason. */
-export const adminCoinsBodySchema = z.strictObject({
-  amount: z
-    .number({ error: m.badAmount })
-    .int({ error: m.badAmount })
-    .min(-ADMIN_COINS_MAX_STEP, { error: m.badAmount })
-    .max(ADMIN_COINS_MAX_STEP, { error: m.badAmount })
-    .refine((n) => n !== 0, { error: m.badAmount }),
-  reason: z
-    .string({ error: m.reasonRequired })
-    .trim()
-    .min(1, { error: m.reasonRequired })
-    .max(ADMIN_REASON_MAX, { error: m.reasonTooLong }),
-});
+export const adminCoinsBodySchema = z.strictObject({ amount: coinAmountField, reason: coinReasonField });
 export type AdminCoinsBody = z.infer<typeof adminCoinsBodySchema>;
