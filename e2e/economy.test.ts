@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 describe("coins and VIP in the browser", () => {
-  it("a new member registers, checks in, buys a download and VIP, and reads it all in 收支明细", async () => {
+  it("a new member registers, checks in, buys a download and VIP, and reads it all in 收支明细", { timeout: 300_000 }, async () => {
     const { page, problems } = await newPage();
     await page.goto(`${server.url}/`);
     await hydrated(page);
@@ -171,7 +171,7 @@ describe("coins and VIP in the browser", () => {
     expect(expectedProblems(phone.problems)).toEqual([]);
   });
 
-  it("an admin grants coins with a reason from the user list; a deduction past 0 is refused", async () => {
+  it("an admin grants coins with a reason from the user list; a deduction past 0 is refused", { timeout: 180_000 }, async () => {
     const db = server.app.deps.database.db;
     const boss = await createTestAdmin(db, { role: "super", username: "coinboss" });
     const { page, problems } = await newPage({ width: 1366, height: 900 }, { key: "admin_token", value: boss.token });

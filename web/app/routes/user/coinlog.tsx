@@ -41,7 +41,7 @@ export default function CoinLog() {
       render: (_, r) => (
         <>
           {r.item_id ? <Link to={suitePath(r.item_id)}>{r.note}</Link> : r.note}
-          <div className={styles.muted}>{r.reason_text}</div>
+          {r.note.startsWith(r.reason_text) ? null : <div className={styles.muted}>{r.reason_text}</div>}
         </>
       ),
     },

@@ -30,7 +30,9 @@ export function CoinAdjustDialog({ user, onClose, onSaved }: { user: CoinTarget 
 
   async function save() {
     if (!user) return;
-    const values = await form.validateFields();
+    // Invalid fields show their messages under them; nothing is sent.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     try {
       const amount = values.direction === "grant" ? values.amount : -values.amount;
