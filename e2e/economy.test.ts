@@ -161,12 +161,20 @@ describe("coins and VIP in the browser", () => {
     await phone.page.locator("tbody tr.ant-table-row").nth(3).waitFor();
     await phone.page.waitForTimeout(500);
     await phone.page.screenshot({ path: path.join(SHOTS, "coinlog-390.png"), fullPage: true });
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await phone.page.goto(`${server.url}/sutie/2.html`);
     await hydrated(phone.page);
     await phone.page.getByRole("button", { name: "下载", exact: true }).click();
     await phone.page.getByRole("dialog").getByText(`下载需要${CHEAP}币，当前余额97币`).waitFor();
     await phone.page.waitForTimeout(400);
     await phone.page.screenshot({ path: path.join(SHOTS, "download-390.png") });
+    await phone.page.getByRole("dialog").getByRole("button", { name: "取消" }).click();
+    await phone.page.getByRole("banner").getByText(username).click();
+    await phone.page.locator("[data-user-purse]").getByText(`VIP 至 ${vipDay}`).waitFor();
+    await phone.page.waitForTimeout(400);
+    await phone.page.screenshot({ path: path.join(SHOTS, "user-menu-390.png") });
+    // Nothing wider than the phone's screen.
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     expect(expectedProblems(problems)).toEqual([]);
     expect(expectedProblems(phone.problems)).toEqual([]);
   });

@@ -4,7 +4,8 @@
  */
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { belowZero, checkinCoins, economyMessages as m, vipShort } from "@contracts/economy";
+import { COINS_MAX } from "@contracts/admin-people-texts";
+import { aboveMax, belowZero, checkinCoins, economyMessages as m, vipShort } from "@contracts/economy";
 import { auditLog, users } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { adjustableClock, type AdjustableClock } from "../../lib/clock.js";
@@ -151,6 +152,9 @@ describe.each(testEngines())("the member economy on %s", (engine) => {
     expectRefused(await adjust(u.id, { amount: 5, reason: "长".repeat(101) }), 400, m.reasonTooLong);
     expectRefused(await adjust(u.id, { amount: 5 }), 400, m.reasonRequired);
     expectRefused(await adjust(999_999, { amount: 5, reason: "无" }), 404, m.userMissing);
+    const rich = await createTestUser(t.app, { coins: COINS_MAX - 1 });
+    expectRefused(await adjust(rich.id, { amount: 2, reason: "太多" }), 400, aboveMax(COINS_MAX));
+    expect(await adjust(rich.id, { amount: 1, reason: "正好" })).toMatchObject({ status: 200, data: { coins: COINS_MAX } });
     expect((await adjust(u.id, { amount: 5, reason: "无" }, editor.headers)).status).toBe(403);
     expect((await member(u.id)).coins).toBe(0);
     const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "user.coins")).orderBy(asc(auditLog.id));

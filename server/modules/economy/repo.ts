@@ -1,3 +1,4 @@
+import { COINS_MAX } from "@contracts/admin-people-texts";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { coinLedger, type CoinReason, userCheckins, users } from "../../db/schema/index.js";
 import { queryRows, type RowOf, selectRows } from "../../db/sql.js";
@@ -49,10 +50,11 @@ export function economyRepo(db: Executor) {
     record,
 
     /**
-     * Adds `amount` (negative: takes) to the balance when the result stays within 0..max, and
+     * Adds `amount` (negative: takes) to the balance when the result stays within 0..max (the
+     * back office's COINS_MAX unless given), and
      * writes the ledger row; the new balance, or undefined when the balance would leave the range.
      */
-    async move(userId: number, amount: number, move: CoinMove, max = 2_147_483_647): Promise<number | undefined> {
+    async move(userId: number, amount: number, move: CoinMove, max = COINS_MAX): Promise<number | undefined> {
       // Raw: the builder's update would also set updated_at (its $onUpdate); the range test and
       // the change are one statement, so simultaneous moves cannot pass it together.
       const [row] = await selectRows(db, { coins: users.coins }, (fields) =>

@@ -61,7 +61,7 @@ export function economyService(db: AppDatabase, { clock, audit }: EconomyDeps) {
         const gained = checkinCoins(streak);
         if (!(await repo.addCheckin(userId, chinaDay(now), streak, gained, now))) throw conflict(m.alreadyCheckedIn);
         const coins = await repo.move(userId, gained, { reason: "checkin", note: `每日签到（连续${streak}天）`, at: now });
-        // Only a balance at int4's end refuses a gain: nothing of the check-in stays.
+        // Only a balance at COINS_MAX refuses a gain: nothing of the check-in stays.
         if (coins === undefined) throw badRequest(m.checkinFailed);
         return { coins, gained, streak };
       });
@@ -99,7 +99,7 @@ export function economyService(db: AppDatabase, { clock, audit }: EconomyDeps) {
         if (!before) throw notFound(m.userMissing);
         const grant = amount > 0;
         const note = `${grant ? "管理员发放" : "管理员扣除"}：${reason}`;
-        const coins = await repo.move(userId, amount, { reason: grant ? "admin_grant" : "admin_deduct", note, adminId: actor.adminId, at: clock() }, COINS_MAX);
+        const coins = await repo.move(userId, amount, { reason: grant ? "admin_grant" : "admin_deduct", note, adminId: actor.adminId, at: clock() });
         if (coins === undefined) throw new AppError(400, grant ? aboveMax(COINS_MAX) : belowZero(before.coins));
         await audit.record(
           actor,
