@@ -35,6 +35,7 @@ export const PAGES: readonly PageAccess[] = [
   { path: "/user/profile", access: "user" },
   { path: "/user/favorites", access: "user" },
   { path: "/user/downloads", access: "user" },
+  { path: "/user/coinlog", access: "user" },
   { path: "/panda/login", access: "public", guestsOf: "admin" },
   { path: "/panda", access: "admin" },
   { path: "/panda/block", access: "admin" },

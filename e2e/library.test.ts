@@ -133,7 +133,7 @@ describe("personal library in the browser", () => {
     await page.getByRole("button", { name: "下载", exact: true }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByText("余额不足：当前 4 币，需要 10 币").waitFor();
-    await dialog.getByText("币由站点管理员发放").waitFor();
+    await dialog.getByText("每日签到可得金币").waitFor();
     expect(await dialog.getByRole("button", { name: /确认下载/ }).isDisabled()).toBe(true);
     await settle(page);
     await page.screenshot({ path: `${SHOTS}/download-short.png` });

@@ -39,6 +39,7 @@ import { dashboardRoutes } from "./modules/dashboard/routes.js";
 import { homeRoutes } from "./modules/home/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { libraryRoutes } from "./modules/library/routes.js";
+import { economyRoutes } from "./modules/economy/routes.js";
 import { OUTBOX_MIRROR_FILE } from "./modules/mail/outbox.js";
 import { mediaRoutes } from "./modules/media/routes.js";
 import { playRoutes } from "./modules/plays/routes.js";
@@ -240,6 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(suiteListRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
+  await app.register(economyRoutes, { services });
   await app.register(profileRoutes, { services });
   await app.register(mediaRoutes, { mediaDir: config.mediaDir, uploadsDir: config.uploadsDir, streams: app.longStreams });
 

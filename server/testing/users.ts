@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { users } from "../db/schema/index.js";
+import { coinLedger, users } from "../db/schema/index.js";
 import { hashPassword } from "../modules/accounts/passwords.js";
 
 export interface TestUser {
@@ -39,6 +39,8 @@ export async function createTestUser(
       status: opts.status ?? 1,
     })
     .returning({ id: users.id });
+  // A starting balance has its ledger row, as the migration gives balances from before the ledger.
+  if (opts.coins) await app.deps.database.db.insert(coinLedger).values({ userId: row.id, amount: opts.coins, balanceAfter: opts.coins, reason: "opening", note: "期初余额" });
   const token = await app.services.sessions.createUserSession(row.id);
   return { id: row.id, username, email, password, token, headers: { authorization: `Bearer ${token}` } };
 }

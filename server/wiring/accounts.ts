@@ -8,6 +8,7 @@ import { captchaService } from "../modules/accounts/captcha.js";
 import { emailCodeService } from "../modules/accounts/email-code-service.js";
 import { sessionService } from "../modules/accounts/session-service.js";
 import { libraryService } from "../modules/library/service.js";
+import { economyService } from "../modules/economy/service.js";
 import { createMailer } from "../modules/mail/mailer.js";
 import { outboxMirror } from "../modules/mail/outbox.js";
 import { playsService } from "../modules/plays/service.js";
@@ -49,6 +50,8 @@ export function accountServices({ db, logger, core, publicUrl, mail, uploadsDir,
     auth: authService(db, { sessions, captcha, ephemeral }),
     plays: playsService(db, clock),
     library: libraryService(db, { writes, ephemeral, clock }),
+    // Coins and VIP: check-ins, purchases, the ledger (ADR 0061).
+    economy: economyService(db, { clock, audit }),
     mailer,
     emailCodes,
     profile: profileService(db, { codes: emailCodes, sessions, ephemeral }),

@@ -16,6 +16,7 @@ export default [
       route("user/profile", "routes/user/profile.tsx"),
       route("user/favorites", "routes/user/favorites.tsx"),
       route("user/downloads", "routes/user/downloads.tsx"),
+      route("user/coinlog", "routes/user/coinlog.tsx"),
     ]),
     route("*", "routes/not-found.tsx"),
   ]),

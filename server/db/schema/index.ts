@@ -7,3 +7,4 @@ export * from "./collect.js";
 export * from "./plugins.js";
 export * from "./canaries.js";
 export * from "./recorded.js";
+export * from "./economy.js";

@@ -5,6 +5,7 @@ import { conflict, notFound } from "../../errors.js";
 import { isUniqueViolation } from "../profile/profile-repo.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
+import { economyRepo } from "../economy/repo.js";
 import { adminUserRepo, type UserChange, type UserRecord } from "./repo.js";
 import { userDownloadTable, userTable } from "./table.js";
 
@@ -37,6 +38,10 @@ export function adminUserService(db: AppDatabase, { audit, sessions }: AdminUser
         if (!before) throw notFound(m.notFound);
         const patch = await build(repo, before);
         const after = await repo.update(id, patch);
+        // The balance edited by hand: its ledger row, so the balance stays the sum of the ledger (ADR 0061).
+        if (after.coins !== before.coins) {
+          await economyRepo(tx).record(id, after.coins - before.coins, after.coins, { reason: "admin_set", note: "管理员修改余额", adminId: actor.adminId, at: new Date() });
+        }
         await audit.record(actor, { action, targetType: "user", targetId: id, before: auditView(before), after: auditView(after) }, tx as unknown as AppDatabase);
         return { before, after };
       });

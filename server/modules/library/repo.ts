@@ -147,15 +147,6 @@ export function libraryRepo(db: Executor) {
       return rows.length > 0;
     },
 
-    /** Takes `price` coins if the balance covers it; the new balance, or undefined when too few. */
-    async spendCoins(userId: number, price: number): Promise<number | undefined> {
-      // Raw: the builder's update would also set updated_at (its $onUpdate).
-      const [row] = await selectRows(db, { coins: users.coins }, (fields) =>
-        sql`update ${users} set coins = coins - ${price} where ${users.id} = ${userId} and coins >= ${price} returning ${fields}`,
-      );
-      return row?.coins;
-    },
-
     async recordDownload(userId: number, itemId: number, coinsSpent: number, at: Date): Promise<void> {
       await db.insert(downloads).values({ userId, itemId, coinsSpent, createdAt: at });
     },

@@ -26,6 +26,7 @@ import { AppError, badRequest, notFound } from "../../errors.js";
 import type { Clock } from "../../lib/clock.js";
 import type { EphemeralStore } from "../../lib/ephemeral-store.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
+import { economyRepo } from "../economy/repo.js";
 import { type CommentRow, libraryRepo, type Mark, type QueueItemRow } from "./repo.js";
 
 export interface LibraryDeps {
@@ -102,7 +103,7 @@ export function libraryService(db: AppDatabase, { writes, ephemeral, clock }: Li
      * - no link: 该套曲暂无下载地址;
      * - VIP item (vipdown '1'): an active membership, every time;
      * - priced item: the price once per member and item (a purchase row, written with the coin
-     *   deduction; the primary key lets one of simultaneous clicks pay), then free;
+     *   deduction and its ledger row; the primary key lets one of simultaneous clicks pay), then free;
      * - free item: free.
      * Every download is recorded and counted in the same transaction.
      */
@@ -119,7 +120,7 @@ export function libraryService(db: AppDatabase, { writes, ephemeral, clock }: Li
           const vipUntil = await repo.vipUntil(userId);
           if (!vipUntil || vipUntil.getTime() <= now.getTime()) throw badRequest(m.vipOnly);
         } else if (item.price > 0 && (await repo.addPurchase(userId, itemId, item.price, now))) {
-          coins = await repo.spendCoins(userId, item.price);
+          coins = await economyRepo(tx).move(userId, -item.price, { reason: "download", note: `下载《${item.title}》`, itemId, at: now });
           // Thrown inside the transaction: the purchase row goes too.
           if (coins === undefined) throw badRequest(notEnoughCoins(item.price, await repo.coins(userId)));
           charged = item.price;

@@ -7,6 +7,7 @@ const ITEMS = [
   { key: "/user/profile", label: <Link to="/user/profile">个人资料</Link> },
   { key: "/user/favorites", label: <Link to="/user/favorites">我的收藏</Link> },
   { key: "/user/downloads", label: <Link to="/user/downloads">下载记录</Link> },
+  { key: "/user/coinlog", label: <Link to="/user/coinlog">收支明细</Link> },
 ];
 
 /** User layout: the default layout's chrome plus the user area's own navigation. */

@@ -6,10 +6,12 @@ import { copyText } from "../../lib/copy-text";
 import { useSession } from "../../session/store";
 import { useSiteMessage } from "../feedback";
 import { useDownloadDialog } from "./download-dialog-store";
-import { downloadTerms, HOW_COINS_COME } from "./download-terms";
+import { downloadTerms, HOW_TO_EARN } from "./download-terms";
 import { getItemStates, handleDownload } from "./library-api";
 import styles from "./library.module.css";
 import { AntdScope } from "../AntdScope";
+import { showPurse, useWallet } from "../economy/wallet";
+import { Link } from "react-router";
 
 type Phase = { step: "confirm"; error?: string } | { step: "working" } | { step: "done"; result: DownloadResult };
 
@@ -46,10 +48,14 @@ function DownloadDialogBody() {
   const message = useSiteMessage();
   const [phase, setPhase] = useState<Phase>({ step: "confirm" });
   const [purchased, setPurchased] = useState<boolean | null>(null);
+  const { checkedIn, refresh, checkIn, changed } = useWallet();
+  const [checkingIn, setCheckingIn] = useState(false);
 
   useEffect(() => {
     setPhase({ step: "confirm" });
     setPurchased(null);
+    // The balance this page loaded with may be old (a check-in elsewhere, an admin's grant).
+    if (target) void refresh();
     if (!target || target.vipdown === "1" || target.price === 0) return;
     let cancelled = false;
     getItemStates([target.id])
@@ -71,14 +77,22 @@ function DownloadDialogBody() {
         void message.error(res.msg || m.downloadFailed);
         return setPhase({ step: "confirm", error: res.msg || m.downloadFailed });
       }
-      const current = useSession.getState().user;
-      if (current) useSession.getState().setUser({ ...current, coins: res.data.coins });
+      showPurse(res.data.coins);
+      if (res.data.charged > 0) changed();
       setPhase({ step: "done", result: res.data });
       onDownloaded?.(res.data);
     } catch {
       void message.error(m.downloadFailed);
       setPhase({ step: "confirm", error: m.downloadFailed });
     }
+  };
+
+  const onCheckin = async () => {
+    setCheckingIn(true);
+    const r = await checkIn();
+    setCheckingIn(false);
+    if (r.ok) void message.success(r.msg);
+    else void message.warning(r.msg);
   };
 
   const terms = downloadTerms(target, { coins: user?.coins ?? 0, vipUntil: user?.vipUntil ?? null, purchased, now: Date.now() });
@@ -119,7 +133,17 @@ function DownloadDialogBody() {
           <p className={terms.short ? `${styles.terms} ${styles.short}` : styles.terms} data-download-terms role={terms.short ? "alert" : undefined}>
             {terms.text}
           </p>
-          {terms.short ? <p className={styles.note}>{HOW_COINS_COME}</p> : null}
+          {terms.short ? (
+            <div className={styles.earn} data-download-earn>
+              <span className={styles.note}>{HOW_TO_EARN}</span>
+              <Button size="small" onClick={onCheckin} loading={checkingIn} disabled={checkedIn === true}>
+                {checkedIn ? "今日已签到" : "签到领币"}
+              </Button>
+              <Link to="/user/coinlog" onClick={close} className={styles.driveLink}>
+                收支明细
+              </Link>
+            </div>
+          ) : null}
           {external ? <p className={styles.note}>该套曲来自{external.name}，下载在来源站点的网盘进行，本站只提供地址。</p> : null}
           {phase.step === "confirm" && phase.error ? <Alert type="error" showIcon title={phase.error} /> : null}
         </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { downloadTerms, HOW_COINS_COME } from "./download-terms";
+import { downloadTerms, HOW_TO_EARN } from "./download-terms";
 
 const NOW = Date.UTC(2026, 10, 27);
 const purse = (coins: number, purchased: boolean | null, vipUntil: number | null = null) => ({ coins, purchased, vipUntil, now: NOW });
@@ -9,7 +9,7 @@ describe("download terms", () => {
   it("a new member (0 coins) cannot confirm a priced suite, and is told the balance, the price and how coins come", () => {
     const terms = downloadTerms(priced, purse(0, false));
     expect(terms).toEqual({ text: "余额不足：当前 0 币，需要 5 币", short: true, canConfirm: false, confirmLabel: "确认下载（5币）" });
-    expect(HOW_COINS_COME).toContain("管理员");
+    expect(HOW_TO_EARN).toBe("每日签到可得金币");
   });
 
   it("while the purchase check is out, a short balance cannot confirm yet (not said short before it is known)", () => {

@@ -1,8 +1,7 @@
 import { formatChinaDate } from "../suite/format";
 import type { DownloadTarget } from "./download-dialog-store";
 
-/** How coins come while the site has no check-in or payment: the admin gives them. */
-export const HOW_COINS_COME = "本站暂未开放签到和充值，币由站点管理员发放。";
+export { HOW_TO_EARN } from "@contracts/economy-texts";
 
 /** The balance is short of the price: what it is and what is needed. */
 export const coinsShortText = (coins: number, price: number) => `余额不足：当前 ${coins} 币，需要 ${price} 币`;

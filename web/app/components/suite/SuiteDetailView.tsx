@@ -1,6 +1,7 @@
 import { LOCAL_SITE_CODE } from "@contracts/library-texts";
 import type { MusicInfo } from "@contracts/suite";
 import { Link } from "react-router";
+import { PriceBalance } from "../economy/PriceBalance";
 import { DownloadDialogHost } from "../library/DownloadDialogHost";
 import { useSuitePlayback } from "../player/use-suite-playback";
 import { Comments } from "./Comments";
@@ -40,6 +41,7 @@ export function SuiteDetailView({ info }: { info: MusicInfo }) {
             <span>来源：{info.website.name}</span>
             {info.duration ? <span>时长：{formatDuration(info.duration)}</span> : null}
             <span>{info.vipdown === "1" ? "VIP免费下载" : info.price > 0 ? `下载：${info.price}币` : "免费下载"}</span>
+            <PriceBalance price={info.price} vipdown={info.vipdown} />
           </p>
           <p className={styles.counts}>
             <span data-count="views">浏览 {formatCount(views)}</span>

@@ -5,6 +5,7 @@ import type { ColumnsType } from "antd/es/table";
 import { useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { CoinAdjustDialog } from "../../components/admin/people/CoinAdjustDialog";
 import { type EditableUser, UserEditDialog } from "../../components/admin/people/UserEditDialog";
 import { UserNickname } from "../../components/admin/people/UserNickname";
 import { adminCall } from "../../lib/admin-api";
@@ -42,6 +43,7 @@ export default function UserList() {
   const [status, setStatus] = useState<string>("");
   const [editing, setEditing] = useState<UserRow | null>(null);
   const [downloadsOf, setDownloadsOf] = useState<UserRow | null>(null);
+  const [adjusting, setAdjusting] = useState<UserRow | null>(null);
 
   async function switchStatus(row: UserRow) {
     const next = row.status === 1 ? 0 : 1;
@@ -73,12 +75,15 @@ export default function UserList() {
     {
       title: "操作",
       key: "actions",
-      width: 250,
+      width: 340,
       fixed: "right",
       render: (_v, row) => (
         <Space size="small">
           <Button size="small" onClick={() => setEditing(row)}>
             编辑
+          </Button>
+          <Button size="small" onClick={() => setAdjusting(row)}>
+            调整金币
           </Button>
           <Popconfirm
             title={row.status === 1 ? `禁用 ${row.username}？` : `启用 ${row.username}？`}
@@ -121,13 +126,21 @@ export default function UserList() {
             ]}
           />
         )}
-        tableProps={{ scroll: { x: 1300 } }}
+        tableProps={{ scroll: { x: 1390 } }}
       />
       <UserEditDialog
         user={editing}
         onClose={() => setEditing(null)}
         onSaved={() => {
           setEditing(null);
+          table.current?.reload();
+        }}
+      />
+      <CoinAdjustDialog
+        user={adjusting}
+        onClose={() => setAdjusting(null)}
+        onSaved={() => {
+          setAdjusting(null);
           table.current?.reload();
         }}
       />
