@@ -4,10 +4,12 @@ import { SafeErrorPage } from "./components/errors/ErrorPage";
 import { useNonce } from "./lib/nonce";
 import { setAuthFailureNavigator } from "./lib/user-api";
 import { pageMeta } from "./lib/site";
+import { siteOf } from "./lib/site-settings";
 import { colors, FONT_FAMILY } from "./theme";
 import type { Route } from "./+types/root";
 
-export const meta = () => pageMeta();
+// Pages without a title of their own: the site's title of the settings their layout carries.
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(undefined, undefined, siteOf(matches));
 
 /**
  * Base styles every page needs before any stylesheet arrives (inline: no extra request), and a
