@@ -30,6 +30,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={colors.chrome} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Installable (ADR 0066): the manifest is named by the site settings. */}
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
         <Meta />
         <Links />
         <style dangerouslySetInnerHTML={{ __html: BASE_CSS }} />
