@@ -1,7 +1,7 @@
 /*
  * The site's service worker (ADR 0066), plain JavaScript served at /sw.js with scope / and
- * "Cache-Control: no-cache". The server writes this file's version in place of __VERSION__
- * (a hash of it and of the offline page), so any change is a new worker, which takes over at once
+ * "Cache-Control: no-cache". The server writes this file's version into VERSION (a hash of it
+ * and of the offline page), so any change is a new worker, which takes over at once
  * (skipWaiting, clients.claim): the next load runs it.
  *
  * What it keeps, and nothing else:

@@ -3,11 +3,11 @@
  * migration 0022 takes the old built-in site name off stored titles, and only that.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadMigrations, migrate } from "../../db/migrate.js";
+import { loadMigrations, migrate, MIGRATIONS_TABLE } from "../../db/migrate.js";
 import { silentLogger, type SqlSession } from "../../db/types.js";
 import { openRawSession, testEngines } from "../../testing/test-db.js";
 import { pageMeta } from "../../../web/app/lib/site";
-import { DEFAULT_SITE_SETTINGS } from "@contracts/site";
+import { DEFAULT_SITE_SETTINGS, footerLines } from "@contracts/site";
 import { categoryTitle } from "./category-service.js";
 
 describe("a category page's title", () => {
@@ -30,12 +30,28 @@ describe("a category page's title", () => {
     expect(pageMeta(undefined, "页面自己的描述", site)[2]).toEqual({ name: "description", content: "页面自己的描述" });
     expect(pageMeta("登录")[0]).toEqual({ title: "登录 - DJ搜索引擎网" });
   });
+
+  it("the footer ends with © and the site title, unless it writes its own © line", () => {
+    expect(footerLines({ footer: DEFAULT_SITE_SETTINGS.footer, title: "新站名" })).toEqual([DEFAULT_SITE_SETTINGS.footer, "© 新站名"]);
+    expect(footerLines({ footer: "第一行\n第二行", title: "新站名" })).toEqual(["第一行", "第二行", "© 新站名"]);
+    expect(footerLines({ footer: "  ", title: "新站名" })).toEqual(["© 新站名"]);
+    expect(footerLines({ footer: "本站只提供搜索\n© 我的站 2026", title: "新站名" })).toEqual(["本站只提供搜索", "© 我的站 2026"]);
+  });
 });
 
 const migrations = loadMigrations();
 const upTo = migrations.findIndex((m) => m.tag.startsWith("0022_"));
 
 describe.each(testEngines())("migration 0022 on %s", (engine) => {
+  const footerAfter = async (footer: unknown) => {
+    await session.query(`delete from app_settings`);
+    await session.query(`insert into app_settings (key, value) values ('site', $1::jsonb)`, [JSON.stringify({ title: "X", footer })]);
+    await session.query(`delete from ${MIGRATIONS_TABLE} where tag = $1`, [migrations[upTo]!.tag]);
+    await migrate(session, silentLogger, migrations);
+    const [row] = await session.query<{ value: { footer: unknown; title: string } }>(`select value from app_settings where key = 'site'`);
+    expect(row!.value.title).toBe("X");
+    return row!.value.footer;
+  };
   let raw: Awaited<ReturnType<typeof openRawSession>>;
   let session: SqlSession;
   beforeAll(async () => {
@@ -70,5 +86,12 @@ describe.each(testEngines())("migration 0022 on %s", (engine) => {
       { diyname: "e", seo_title: "", seo_description: "" },
       { diyname: "f", seo_title: "外语串烧 | DJ搜索引擎网大全", seo_description: "" },
     ]);
+  });
+
+  it("takes the old site name's © line off a stored footer, and leaves other footers", async () => {
+    expect(await footerAfter("本站只提供DJ舞曲搜索，不提供下载；下载均在来源站点进行。\n© DJ搜索引擎网")).toBe("本站只提供DJ舞曲搜索，不提供下载；下载均在来源站点进行。");
+    expect(await footerAfter("© DJ搜索引擎网 ")).toBe("");
+    expect(await footerAfter("本站只提供搜索\n© 我的站 2026")).toBe("本站只提供搜索\n© 我的站 2026");
+    expect(await footerAfter(42)).toBe(42);
   });
 });

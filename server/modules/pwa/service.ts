@@ -52,8 +52,10 @@ export function pwaService({ siteSettings }: { siteSettings: Pick<SiteSettingsSe
   // Any change of the worker or of what it keeps at install is a new version: the browser
   // installs it on the next load and it takes over (the old shell cache is deleted).
   const version = createHash("sha256").update(worker).update(offlinePage).update(offlineScript).digest("hex").slice(0, 16);
+  const placeholder = 'const VERSION = "__VERSION__";';
+  if (!worker.includes(placeholder)) throw new Error(`web/pwa/sw.js: no ${placeholder}`);
   const files = {
-    worker: SharedAnswer.text(worker.replace("__VERSION__", version), "text/javascript; charset=utf-8"),
+    worker: SharedAnswer.text(worker.replace(placeholder, `const VERSION = "${version}";`), "text/javascript; charset=utf-8"),
     offlinePage: SharedAnswer.text(offlinePage, "text/html; charset=utf-8"),
     offlineScript: SharedAnswer.text(offlineScript, "text/javascript; charset=utf-8"),
   };

@@ -60,7 +60,7 @@ export default function SiteSettingsPage() {
                 <Form.Item name="description" label="站点描述" rules={[{ max: L.description, message: t.descriptionTooLong }]}>
                   <Input.TextArea rows={3} maxLength={L.description} showCount />
                 </Form.Item>
-                <Form.Item name="footer" label="页脚" extra="显示在每个公开页面底部，可换行" rules={[{ max: L.footer, message: t.footerTooLong }]}>
+                <Form.Item name="footer" label="页脚" extra="显示在每个公开页面底部，可换行；没有写 © 时自动加上一行“© 站点标题”" rules={[{ max: L.footer, message: t.footerTooLong }]}>
                   <Input.TextArea rows={4} maxLength={L.footer} showCount />
                 </Form.Item>
                 <Form.Item name="partnerText" label="合作说明" extra="显示在首页“合作站点”栏" rules={[{ max: L.partnerText, message: t.partnerTooLong }]}>
