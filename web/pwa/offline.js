@@ -6,7 +6,27 @@
 (() => {
   const reload = () => location.reload();
   document.getElementById("retry").addEventListener("click", reload);
-  window.addEventListener("online", reload);
+  // Back online: reload once the site answers (a HEAD passes the service worker, which keeps
+  // only GETs, so a kept copy cannot pass for the network). "online" may come before the
+  // network is usable, or never (a dead link without a network change): asked every 10 s too.
+  let checking = false;
+  const reloadWhenReachable = async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      const res = await fetch(location.href, { method: "HEAD", cache: "no-store" });
+      if (res.status < 500) reload();
+    } catch {
+      // Still offline.
+    } finally {
+      checking = false;
+    }
+  };
+  window.addEventListener("online", () => {
+    void reloadWhenReachable();
+    setTimeout(() => void reloadWhenReachable(), 1000);
+  });
+  setInterval(() => void reloadWhenReachable(), 10_000);
   if (!("caches" in window)) return;
 
   caches
