@@ -14,7 +14,17 @@ export interface SiteSettings {
   partnerText: string;
 }
 
-export const SITE_FOOTER = `本站只提供DJ舞曲搜索，不提供下载；下载均在来源站点进行。\n© ${SITE_NAME}`;
+/** The footer's own text; the "© {站点标题}" line is added when it is shown (`footerLines`). */
+export const SITE_FOOTER = "本站只提供DJ舞曲搜索，不提供下载；下载均在来源站点进行。";
+
+/**
+ * The lines under every public page: the footer text, then "© {站点标题}" built from the title
+ * (ADR 0066), so renaming the site renames it; a footer that writes its own © line keeps it alone.
+ */
+export function footerLines(site: Pick<SiteSettings, "footer" | "title">): string[] {
+  const lines = site.footer.trim() ? site.footer.split("\n") : [];
+  return site.footer.includes("©") ? lines : [...lines, `© ${site.title}`];
+}
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   title: SITE_NAME,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import type { FastifyInstance } from "fastify";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,10 +40,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function newPage(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     locale: "zh-CN",
+    ...options,
   });
   const page = await context.newPage();
   const problems = await watchProblems(page);
@@ -266,7 +267,9 @@ describe("web shell (production build, CSP on)", () => {
   });
 
   it("a chunk that fails to load reloads the page, at most once a minute", async () => {
-    const { context, page } = await newPage();
+    // Without the service worker (ADR 0066): it would fetch the chunk itself, which page.route
+    // cannot reach, so the failure could not be staged.
+    const { context, page } = await newPage({ serviceWorkers: "block" });
     await page.route(/\/assets\/LoginDialog-[^/]*\.js$/, (route) => route.abort());
     await page.goto(`${base}/`);
     await hydrated(page);

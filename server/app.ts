@@ -54,6 +54,7 @@ import { seoRoutes } from "./modules/seo/routes.js";
 import { suiteAdminRoutes } from "./modules/suite-admin/routes.js";
 import { adminContentRoutes } from "./modules/admin-content/routes.js";
 import { siteSettingsRoutes } from "./modules/site-settings/routes.js";
+import { pwaRoutes } from "./modules/pwa/routes.js";
 import { type AppServices, createServices, type ServiceOptions } from "./services.js";
 import { isWarmUp } from "./web/warm-up.js";
 import { registerWeb } from "./web/index.js";
@@ -238,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(suiteAdminRoutes, { services, uploadsDir: config.uploadsDir });
   await app.register(adminContentRoutes, { services });
   await app.register(siteSettingsRoutes, { services });
+  await app.register(pwaRoutes, { services });
   await app.register(suiteListRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });

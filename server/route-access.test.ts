@@ -155,6 +155,8 @@ describe.each(testEngines())("route access on %s", (engine) => {
       ["GET", "/api/docs/json", "public"],
       ["GET", "/robots.txt", "public"],
       ["GET", "/sitemap.xml", "public"],
+      ["GET", "/manifest.webmanifest", "public"],
+      ["GET", "/sw.js", "public"],
       ["GET", "/media/*", "public"],
       ["HEAD", "/uploads/*", "public"],
       ["GET", "/favicon.svg", "public"],

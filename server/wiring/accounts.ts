@@ -20,7 +20,7 @@ import type { CoreServices } from "./core.js";
 export interface AccountInputs {
   db: AppDatabase;
   logger: Pick<DbLogger, "warn" | "error" | "info" | "debug">;
-  core: Pick<CoreServices, "clock" | "ephemeral" | "writes" | "audit">;
+  core: Pick<CoreServices, "clock" | "ephemeral" | "writes" | "audit" | "siteSettings">;
   publicUrl: string;
   mail: { smtpUrl?: string; from: string; outboxFile?: string };
   uploadsDir: string;
@@ -30,7 +30,7 @@ export interface AccountInputs {
 
 /** People: visitors, sessions, accounts and their mail, libraries and plays, the back office's accounts and audit trail. */
 export function accountServices({ db, logger, core, publicUrl, mail, uploadsDir, initialPasswordFile }: AccountInputs) {
-  const { clock, ephemeral, writes, audit } = core;
+  const { clock, ephemeral, writes, audit, siteSettings } = core;
   const sessions = sessionService(db, clock);
   const mailer = createMailer({
     smtpUrl: mail.smtpUrl,
@@ -40,7 +40,8 @@ export function accountServices({ db, logger, core, publicUrl, mail, uploadsDir,
     clock,
     mirror: mail.outboxFile ? outboxMirror(mail.outboxFile) : undefined,
   });
-  const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, logger });
+  // A mail names the site by its title in the settings (ADR 0066).
+  const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, siteTitle: async () => (await siteSettings.get()).title, logger });
   const captcha = captchaService(ephemeral);
   return {
     adminUsers: adminUserService(db, { audit, sessions }),

@@ -13,6 +13,7 @@ import { auditService } from "../modules/audit/service.js";
 import { catalogueWriteService } from "../modules/catalogue-write/service.js";
 import { pinyinOfRun } from "../modules/search/search-text.js";
 import { siteSettingsService } from "../modules/site-settings/service.js";
+import { pwaService } from "../modules/pwa/service.js";
 
 export interface CoreInputs {
   db: AppDatabase;
@@ -52,7 +53,9 @@ export function coreServices({ db, logger, bus: givenBus, redis, clock, lease }:
   const siteSettings = siteSettingsService(db, { caches, bus, audit });
   // Captcha answers, login failures, code throttles: shared by every instance when Redis is set.
   const ephemeral = redis ? redisEphemeralStore(redis) : memoryEphemeralStore({ clock });
-  return { bus, relay, onResync, clock, leader: lease, caches, writes, audit, siteSettings, ephemeral };
+  // The installable site's manifest (named by the settings), service worker and offline page.
+  const pwa = pwaService({ siteSettings });
+  return { bus, relay, onResync, clock, leader: lease, caches, writes, audit, siteSettings, pwa, ephemeral };
 }
 
 export type CoreServices = ReturnType<typeof coreServices>;

@@ -1,6 +1,8 @@
 import { installChunkErrorReload } from "./lib/chunk-reload";
+import { registerServiceWorker } from "./lib/service-worker";
 
 installChunkErrorReload(window);
+registerServiceWorker(window);
 
 /**
  * React and the router (~110 KB gzip) are loaded and hydrate after the first frame. Imported

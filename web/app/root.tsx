@@ -5,10 +5,12 @@ import { EARLY_TAPS_SCRIPT, replayEarlyTaps } from "./lib/early-taps";
 import { useNonce } from "./lib/nonce";
 import { setAuthFailureNavigator } from "./lib/user-api";
 import { pageMeta } from "./lib/site";
+import { siteOf } from "./lib/site-settings";
 import { colors, FONT_FAMILY } from "./theme";
 import type { Route } from "./+types/root";
 
-export const meta = () => pageMeta();
+// Pages without a title of their own: the site's title of the settings their layout carries.
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(undefined, undefined, siteOf(matches));
 
 /**
  * Base styles every page needs before any stylesheet arrives (inline: no extra request), and a
@@ -33,6 +35,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content={colors.chrome} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Installable (ADR 0066): the manifest is named by the site settings. */}
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
         <Meta />
         <Links />
         <style dangerouslySetInnerHTML={{ __html: BASE_CSS }} />

@@ -40,12 +40,14 @@ export const CATEGORIES: CategoryDef[] = [
 export const MIX_CATEGORIES = CATEGORIES.filter((c) => c.kind === "mix").map((c) => c.diyname);
 export const SINGLE_CATEGORIES = CATEGORIES.filter((c) => c.kind === "single").map((c) => c.diyname);
 
-const SITE = "DJ搜索引擎网";
-
+/**
+ * A category's own SEO texts. They never name the site: the page appends " - {站点标题}" to the
+ * title from the site settings when it answers (ADR 0066), so renaming the site renames it.
+ */
 export function seoFor(c: CategoryDef) {
   return {
-    seoTitle: `${c.name}_${c.name}DJ舞曲免费在线试听 - ${SITE}`,
+    seoTitle: `${c.name}_${c.name}DJ舞曲免费在线试听`,
     seoKeywords: `${c.name},${c.name}DJ,${c.name}舞曲,DJ串烧,DJ舞曲`,
-    seoDescription: `${SITE}收录最新最热的${c.name}DJ舞曲，每日更新，高品质在线试听与下载。`,
+    seoDescription: `本站收录最新最热的${c.name}DJ舞曲，每日更新，高品质在线试听与下载。`,
   };
 }

@@ -59,6 +59,8 @@ export interface EmailCodeDeps {
   ephemeral: EphemeralStore;
   clock: Clock;
   publicUrl: string;
+  /** The site's title (站点设置): mails name the site by it. */
+  siteTitle: () => Promise<string>;
   logger: Pick<DbLogger, "warn" | "error">;
 }
 
@@ -67,7 +69,7 @@ export interface EmailCodeDeps {
  * tries counted per code), uses them once. Who may ask for which event is the caller's rule
  * (profile/profile-service.ts); this is the mechanism.
  */
-export function emailCodeService(db: AppDatabase, { mailer, ephemeral, clock, publicUrl, logger }: EmailCodeDeps) {
+export function emailCodeService(db: AppDatabase, { mailer, ephemeral, clock, publicUrl, siteTitle, logger }: EmailCodeDeps) {
   const repo = emailCodeRepo(db);
   const addressKey = (email: string) => `email-code:address:${email.toLowerCase()}`;
   const untilKey = (email: string) => `email-code:until:${email.toLowerCase()}`;
@@ -110,7 +112,7 @@ export function emailCodeService(db: AppDatabase, { mailer, ephemeral, clock, pu
         ip,
       });
       try {
-        await mailer.send(codeMail(email.trim(), event, code, publicUrl));
+        await mailer.send(codeMail(email.trim(), event, code, { publicUrl, siteTitle: await siteTitle() }));
       } catch (err) {
         // Nobody received it: drop it, and let the address ask again at once.
         logger.warn({ err, event }, "email code not delivered");

@@ -38,6 +38,12 @@ const ORDER_LENGTHS = [100 * CATEGORY_PAGE_SIZE, CATEGORY_PAGE_MAX * CATEGORY_PA
  */
 export const CATEGORIES_CACHE_MS = 30_000;
 
+/** "{SEO title or name} - {site title}": the stored SEO title holds only the category's own part. */
+export function categoryTitle(category: { name: string; seoTitle: string }, siteTitle: string | undefined): string {
+  const own = category.seoTitle.trim() || category.name;
+  return siteTitle ? `${own} - ${siteTitle}` : own;
+}
+
 /** The category page's data: one page of its items, SEO texts and the charts sidebar. */
 export function categoryService(
   db: AppDatabase,
@@ -123,9 +129,10 @@ export function categoryService(
         charts.chartSide(),
         settings?.get(),
       ]);
-      // A category without its own SEO texts takes the site's (站点设置, ADR 0030).
+      // A category without its own SEO texts takes the site's (站点设置, ADR 0030); its title
+      // always ends with the site's, appended here and never stored (ADR 0066).
       return {
-        title: category.seoTitle || (site ? `${category.name} - ${site.title}` : category.name),
+        title: categoryTitle(category, site?.title),
         keywords: category.seoKeywords || (site?.keywords ?? ""),
         description: category.seoDescription || (site?.description ?? ""),
         categoryname: category.name,

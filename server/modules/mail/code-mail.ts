@@ -1,5 +1,4 @@
 import { CODE_VALID_MINUTES, type EmailCodeEvent } from "@contracts/account-profile";
-import { SITE_NAME } from "@contracts/site";
 import type { OutgoingMail } from "./outbox.js";
 
 const PURPOSE: Record<EmailCodeEvent, { subject: string; doing: string }> = {
@@ -8,8 +7,9 @@ const PURPOSE: Record<EmailCodeEvent, { subject: string; doing: string }> = {
   changeemail: { subject: "绑定新邮箱验证码", doing: "将此邮箱绑定为新的登录邮箱" },
 };
 
-/** The mail carrying an email code, in plain text and a simple HTML version. */
-export function codeMail(to: string, event: EmailCodeEvent, code: string, publicUrl: string): OutgoingMail {
+/** The mail carrying an email code, in plain text and a simple HTML version, naming the site by its title. */
+export function codeMail(to: string, event: EmailCodeEvent, code: string, site: { publicUrl: string; siteTitle: string }): OutgoingMail {
+  const { publicUrl, siteTitle } = site;
   const { subject, doing } = PURPOSE[event];
   const lines = [
     "您好，",
@@ -19,11 +19,14 @@ export function codeMail(to: string, event: EmailCodeEvent, code: string, public
   ];
   return {
     to,
-    subject: `【${SITE_NAME}】${subject}`,
-    text: `${lines.join("\n\n")}\n\n${SITE_NAME} ${publicUrl}\n`,
-    // Only our own texts, the digits of the code and our address go in: nothing to escape.
+    subject: `【${siteTitle}】${subject}`,
+    text: `${lines.join("\n\n")}\n\n${siteTitle} ${publicUrl}\n`,
+    // Our own texts, the digits of the code and our address; the site title is an admin's text: escaped.
     html:
       `<p>${lines[0]}</p><p>您正在${doing}，验证码为：<b style="font-size:20px;letter-spacing:4px">${code}</b></p>` +
-      `<p>${lines[2]}</p><p>${lines[3]}</p><p><a href="${publicUrl}">${SITE_NAME}</a></p>`,
+      `<p>${lines[2]}</p><p>${lines[3]}</p><p><a href="${publicUrl}">${escapeHtml(siteTitle)}</a></p>`,
   };
 }
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);

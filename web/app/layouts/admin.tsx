@@ -4,6 +4,7 @@ import { useState } from "react";
 import { ADMIN_ROLE_NAMES, adminMessages } from "@contracts/admin-texts";
 import { authMessages } from "@contracts/auth";
 import { Outlet, useLocation, useNavigate } from "react-router";
+import { DEFAULT_SITE_SETTINGS } from "@contracts/site";
 import { AntdScope } from "../components/AntdScope";
 import { Logo } from "../components/nav/Logo";
 import { ADMIN_MENU_GROUPS, adminMenuFor, adminMenuKey, isSuperOnly } from "../components/admin/admin-menu";
@@ -12,12 +13,25 @@ import { ChangePasswordDialog } from "../components/admin/ChangePasswordDialog";
 import { setAdminFlash } from "../components/admin/admin-flash";
 import { adminCall } from "../lib/admin-api";
 import { GuardGate } from "../guards/GuardGate";
+import { appContext } from "../lib/app-context";
+import { useSiteSettings } from "../lib/site-settings";
+import type { Route } from "./+types/admin";
 import { ADMIN_TOKEN_KEY } from "../session/keys";
 import { useSession } from "../session/store";
 import styles from "./admin.module.css";
 
 const SIDER_WIDTH = 200;
 const SIDER_COLLAPSED_WIDTH = 64;
+
+/**
+ * The site settings, for the header and the screens' titles (ADR 0066). Read again on each
+ * navigation in the back office (a cached answer), so a saved title shows on the next screen.
+ * The back office still opens when they cannot be read: its screens say what failed.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const site = await context.get(appContext).services.siteSettings.get().catch(() => DEFAULT_SITE_SETTINGS);
+  return { site };
+}
 
 /** Admin layout: collapsible side menu (200px / 64px), header with the admin and logout. */
 export default function AdminLayout() {
@@ -63,6 +77,7 @@ function AdminFrame() {
       </Layout.Sider>
       <Layout>
         <Layout.Header className={styles.header}>
+          <SiteTitle />
           <AdminUser />
         </Layout.Header>
         <Layout.Content className={styles.content}>
@@ -77,6 +92,16 @@ function AdminFrame() {
         </Layout.Content>
       </Layout>
     </Layout>
+  );
+}
+
+/** The site's title (站点设置) at the header's left, linking to the public site. */
+function SiteTitle() {
+  const { title } = useSiteSettings();
+  return (
+    <a href="/" className={styles.siteTitle} target="_blank" rel="noreferrer" title="打开前台首页">
+      {title}
+    </a>
   );
 }
 

@@ -1,4 +1,3 @@
-import { SITE_NAME } from "@contracts/site";
 import { useRouteError } from "react-router";
 import { ErrorPage, SafeErrorPage } from "../components/errors/ErrorPage";
 import { describeHomeLoadError } from "../components/errors/error-text";
@@ -26,7 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: (args: Route.MetaArgs) => Route.MetaDescriptors = ({ loaderData: loaded, matches }) => {
   if (!loaded) return pageMeta(undefined, undefined, siteOf(matches));
   return [
-    { title: loaded.title || SITE_NAME },
+    { title: loaded.title || siteOf(matches).title },
     { name: "keywords", content: loaded.keywords },
     { name: "description", content: loaded.description },
     canonicalLink(matches, "/"),

@@ -19,9 +19,10 @@ export type HomeData = Omit<HomeAnswer, "side"> & { side: PanelCharts };
 
 /** Home: search on top, then a 16/8 split of carousel, tabs and latest lists beside the charts. */
 export function HomeView({ data }: { data: HomeData }) {
+  const site = useSiteSettings();
   return (
     <>
-      <h1 className={styles.visuallyHidden}>DJ搜索引擎网：全网DJ串烧套曲与单曲搜索</h1>
+      <h1 className={styles.visuallyHidden}>{site.title}：全网DJ串烧套曲与单曲搜索</h1>
       <SearchPanel channels={data.channel} sites={data.siteweblist} />
       <div className={styles.columns}>
         <div className={styles.main}>

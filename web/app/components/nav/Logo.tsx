@@ -1,3 +1,6 @@
+import { Link } from "react-router";
+import { useSiteSettings } from "../../lib/site-settings";
+
 /** Site mark: a vinyl record in the brand gradient (inline SVG, no extra request). */
 export function Logo({ size = 32 }: { size?: number }) {
   return (
@@ -13,5 +16,19 @@ export function Logo({ size = 32 }: { size?: number }) {
       <circle cx="16" cy="16" r="6.5" fill="none" stroke="rgba(255,255,255,0.35)" strokeWidth="1" />
       <circle cx="16" cy="16" r="3" fill="#15121f" />
     </svg>
+  );
+}
+
+/**
+ * The navbar's brand, a link home: the mark and the site title of the back office's settings
+ * (站点设置), read from the public layout's loader, so renaming the site renames it (ADR 0066).
+ */
+export function SiteBrand({ className, nameClassName }: { className?: string; nameClassName?: string }) {
+  const { title } = useSiteSettings();
+  return (
+    <Link to="/" className={className} aria-label={title}>
+      <Logo />
+      <span className={nameClassName}>{title}</span>
+    </Link>
   );
 }

@@ -1,12 +1,11 @@
 import { useEffect } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { checkSession } from "../../guards/accounts";
 import { browserGuardDeps } from "../../guards/browser";
-import { SITE_NAME } from "@contracts/site";
 import { useSession } from "../../session/store";
 import { useLoginDialog } from "../account/login-dialog-store";
 import { LazyPart } from "../LazyPart";
-import { Logo } from "./Logo";
+import { SiteBrand } from "./Logo";
 import type { NavItem } from "./nav-items";
 import { NavMenu } from "./NavMenu";
 import styles from "./top-nav.module.css";
@@ -28,10 +27,7 @@ export function TopNav({ items }: { items: readonly NavItem[] }) {
   return (
     <header className={styles.bar}>
       <div className={styles.inner}>
-        <Link to="/" className={styles.brand} aria-label={SITE_NAME}>
-          <Logo />
-          <span className={styles.name}>{SITE_NAME}</span>
-        </Link>
+        <SiteBrand className={styles.brand} nameClassName={styles.name} />
         <NavMenu items={items} pathname={pathname} />
         <div className={styles.actions}>
           {user ? (

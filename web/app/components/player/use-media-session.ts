@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { useSiteSettings } from "../../lib/site-settings";
 import { playerControls } from "./media-engine";
 import { currentItem, playerStore, usePlayer } from "./player-store";
 
@@ -6,6 +7,7 @@ const SEEK_STEP = 10;
 
 /** Media Session API: title, artist and cover on the lock screen; hardware keys drive the player. */
 export function useMediaSession() {
+  const siteTitle = useSiteSettings().title;
   const item = usePlayer(currentItem);
   const playing = usePlayer((s) => s.playing);
 
@@ -56,11 +58,11 @@ export function useMediaSession() {
       ? new MediaMetadata({
           title: item.name,
           artist: item.artist,
-          album: "DJ搜索引擎网",
+          album: siteTitle,
           artwork: [{ src: new URL(item.cover, location.href).href }],
         })
       : null;
-  }, [item]);
+  }, [item, siteTitle]);
 
   useEffect(() => {
     if (typeof navigator === "undefined" || !("mediaSession" in navigator)) return;

@@ -8,9 +8,11 @@ import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminT
 import { adminCall } from "../../lib/admin-api";
 import { formatTime } from "../../lib/admin-format";
 import { pageMeta } from "../../lib/site";
+import { siteOf } from "../../lib/site-settings";
+import type { MetaArgs } from "react-router";
 import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
-export const meta = () => pageMeta("评论管理");
+export const meta = ({ matches }: MetaArgs) => pageMeta("评论管理", undefined, siteOf(matches));
 
 type CommentRow = AdminCommentRow;
 

@@ -7,8 +7,10 @@ import { AdminPage } from "../../components/admin/AdminPage";
 import { adminSave } from "../../components/admin/content/admin-save";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
+import { siteOf } from "../../lib/site-settings";
+import { type MetaArgs, useRevalidator } from "react-router";
 
-export const meta = () => pageMeta("站点设置");
+export const meta = ({ matches }: MetaArgs) => pageMeta("站点设置", undefined, siteOf(matches));
 
 /** 站点设置 (超级管理员): the texts every public page uses; saved, they show on the next request. */
 export default function SiteSettingsPage() {
@@ -17,6 +19,8 @@ export default function SiteSettingsPage() {
   const [loaded, setLoaded] = useState<SiteSettings | null>(null);
   const [saving, setSaving] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
+  // The layout's header and this page's title show the saved title at once.
+  const { revalidate } = useRevalidator();
 
   useEffect(() => {
     adminCall<SiteSettings>("GET", paths.settings)
@@ -31,7 +35,10 @@ export default function SiteSettingsPage() {
     setSaving(true);
     const saved = await adminSave<SiteSettings>(message, "PUT", paths.settings, { ...values });
     setSaving(false);
-    if (saved) form.setFieldsValue(saved.data);
+    if (saved) {
+      form.setFieldsValue(saved.data);
+      void revalidate();
+    }
   };
 
   return (
@@ -44,7 +51,7 @@ export default function SiteSettingsPage() {
             {/* Mounted with the stored values: the fields never show the defaults of an unloaded form. */}
             {loaded ? (
               <Form form={form} initialValues={loaded} labelCol={{ span: 4 }} wrapperCol={{ span: 16 }} onFinish={(v) => void submit(v)} data-testid="settings-form">
-                <Form.Item name="title" label="站点标题" extra="首页标题，也是其他页面标题的后缀" rules={[{ required: true, whitespace: true, message: t.titleRequired }, { max: L.title, message: t.titleTooLong }]}>
+                <Form.Item name="title" label="站点标题" extra="首页标题，也是其他页面标题的后缀；导航栏、页脚和邮件里的站点名称也用它" rules={[{ required: true, whitespace: true, message: t.titleRequired }, { max: L.title, message: t.titleTooLong }]}>
                   <Input maxLength={L.title} placeholder={t.titleRequired} />
                 </Form.Item>
                 <Form.Item name="keywords" label="关键词" extra="多个关键词用英文逗号分隔" rules={[{ max: L.keywords, message: t.keywordsTooLong }]}>
@@ -53,7 +60,7 @@ export default function SiteSettingsPage() {
                 <Form.Item name="description" label="站点描述" rules={[{ max: L.description, message: t.descriptionTooLong }]}>
                   <Input.TextArea rows={3} maxLength={L.description} showCount />
                 </Form.Item>
-                <Form.Item name="footer" label="页脚" extra="显示在每个公开页面底部，可换行" rules={[{ max: L.footer, message: t.footerTooLong }]}>
+                <Form.Item name="footer" label="页脚" extra="显示在每个公开页面底部，可换行；没有写 © 时自动加上一行“© 站点标题”" rules={[{ max: L.footer, message: t.footerTooLong }]}>
                   <Input.TextArea rows={4} maxLength={L.footer} showCount />
                 </Form.Item>
                 <Form.Item name="partnerText" label="合作说明" extra="显示在首页“合作站点”栏" rules={[{ max: L.partnerText, message: t.partnerTooLong }]}>

@@ -9,9 +9,11 @@ import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminT
 import { adminSave } from "../../components/admin/content/admin-save";
 import { CategoryDialog, type CategoryRecord } from "../../components/admin/content/CategoryDialog";
 import { pageMeta } from "../../lib/site";
+import { siteOf } from "../../lib/site-settings";
+import type { MetaArgs } from "react-router";
 import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
-export const meta = () => pageMeta("套曲分类");
+export const meta = ({ matches }: MetaArgs) => pageMeta("套曲分类", undefined, siteOf(matches));
 
 const MODEL_TEXT = new Map<number, string>(CATEGORY_MODELS.map((m) => [m.value, m.label]));
 

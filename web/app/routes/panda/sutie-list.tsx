@@ -10,9 +10,11 @@ import { AdminPage } from "../../components/admin/AdminPage";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
+import { siteOf } from "../../lib/site-settings";
+import type { MetaArgs } from "react-router";
 import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
 
-export const meta = () => pageMeta("套曲列表");
+export const meta = ({ matches }: MetaArgs) => pageMeta("套曲列表", undefined, siteOf(matches));
 
 /** The category filter's options: parents first, each child under its parent. */
 function channelOptions(channels: SuiteChannelOption[]) {

@@ -120,7 +120,7 @@ export function CategoryDialog({ record, open, onClose, onSaved }: { record: Cat
         <Form.Item name="enabled" label="启用" valuePropName="checked">
           <Switch checkedChildren="启用" unCheckedChildren="禁用" />
         </Form.Item>
-        <Form.Item name="seo_title" label="SEO 标题" rules={[{ max: SEO_TITLE_MAX, message: t.seoTooLong }]}>
+        <Form.Item name="seo_title" label="SEO 标题" extra="页面标题会自动加上“ - 站点标题”，这里只填分类自己的部分" rules={[{ max: SEO_TITLE_MAX, message: t.seoTooLong }]}>
           <Input maxLength={SEO_TITLE_MAX} placeholder="留空则用分类名称" />
         </Form.Item>
         <Form.Item name="seo_keywords" label="SEO 关键词" rules={[{ max: SEO_KEYWORDS_MAX, message: t.seoTooLong }]}>
