@@ -5,6 +5,7 @@ import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
+import { Pager } from "../lists/Pager";
 import styles from "./home.module.css";
 import { HitPlaces } from "./HitPlaces";
 import { failedSourcesNotice, isExternalHit, type KnownSite, siteLogo, type SourceState, stateText } from "./search-api";
@@ -27,7 +28,6 @@ export function SearchResults({
   sites: readonly KnownSite[];
   onPage: (page: number) => void;
 }) {
-  const pages = Math.ceil(data.total / data.pageSize);
   const notice = failedSourcesNotice(data, sites);
   usePaintMarks(query, sources);
   const noticeLine = notice ? (
@@ -51,19 +51,7 @@ export function SearchResults({
         </ol>
       )}
       {sources ? noticeLine : null}
-      {data.total > data.pageSize ? (
-        <nav className={styles.pager} aria-label="搜索结果分页">
-          <button type="button" disabled={data.page <= 1} onClick={() => onPage(data.page - 1)}>
-            上一页
-          </button>
-          <span>
-            第 {data.page} / {pages} 页
-          </span>
-          <button type="button" disabled={data.page >= pages} onClick={() => onPage(data.page + 1)}>
-            下一页
-          </button>
-        </nav>
-      ) : null}
+      <Pager page={data.page} total={data.total} pageSize={data.pageSize} label="搜索结果分页" onPage={onPage} />
     </div>
   );
 }
