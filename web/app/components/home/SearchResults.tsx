@@ -99,7 +99,7 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
   const meta = [item.artist, item.category, item.time > 0 ? formatChinaDate(item.time) : ""].filter(Boolean).join(" · ");
   return (
     <li className={styles.result} data-source={item.source}>
-      <PlayButton item={item} />
+      <PlayButton item={item} className={styles.resultPlay} />
       <img src={cover} alt="" width={48} height={48} className={styles.resultCover} loading="lazy" onError={showDefaultCover} />
       <div className={styles.resultText}>
         {external ? (
@@ -117,12 +117,15 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
           <HitPlaces item={item} />
         </div>
       </div>
-      {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
-      <span className={styles.site} data-site>
-        {logo ? <img src={logo} alt="" width={42} height={14} className={styles.siteLogo} loading="lazy" decoding="async" /> : null}
-        <span className={styles.siteName}>
-          {external ? <span className={styles.sourceLabel}>来源</span> : null}
-          {item.website}
+      {/* One column on wide screens; on a phone the end of the meta's line. */}
+      <span className={styles.resultEnd}>
+        {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
+        <span className={styles.site} data-site>
+          {logo ? <img src={logo} alt="" width={42} height={14} className={styles.siteLogo} loading="lazy" decoding="async" /> : null}
+          <span className={styles.siteName}>
+            {external ? <span className={styles.sourceLabel}>来源</span> : null}
+            {item.website}
+          </span>
         </span>
       </span>
     </li>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { clampPage, jumpTarget, pageCount, pagerCells } from "./pager";
+import { CATEGORY_PAGE_MAX } from "@contracts/category";
+import { SEARCH_PAGE_MAX } from "@contracts/search-texts";
+import { clampPage, jumpTarget, LIST_PAGE_MAX, pageCount, pagerCells } from "./pager";
 
 describe("pager cells", () => {
   it("shows the first, the last and two either side of the current page, … between", () => {
@@ -53,5 +55,11 @@ describe("jump box", () => {
     expect(clampPage(3.7, 5)).toBe(3);
     expect(pageCount(348, 5)).toBe(70);
     expect(pageCount(0, 10)).toBe(1);
+  });
+
+  it("never offers a page the answers refuse", () => {
+    expect(LIST_PAGE_MAX).toBe(SEARCH_PAGE_MAX);
+    expect(LIST_PAGE_MAX).toBe(CATEGORY_PAGE_MAX);
+    expect(pageCount(50_000, 10)).toBe(1000);
   });
 });

@@ -36,5 +36,12 @@ export function jumpTarget(text: string, last: number): number | null {
   return clampPage(Number(digits), last);
 }
 
+/**
+ * The last page the search and category answers accept (contracts' SEARCH_PAGE_MAX and
+ * CATEGORY_PAGE_MAX; not imported: contracts/category.ts brings zod into the bundle).
+ */
+export const LIST_PAGE_MAX = 1000;
+
 /** Number of pages of `total` items at `pageSize` a page (at least 1). */
-export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
+export const pageCount = (total: number, pageSize: number, max = LIST_PAGE_MAX) =>
+  Math.min(max, Math.max(1, Math.ceil(total / Math.max(1, pageSize))));
