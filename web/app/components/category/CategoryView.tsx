@@ -5,6 +5,7 @@ import { ChartPanel } from "../charts/ChartPanel";
 import type { PanelCharts } from "../charts/panel-charts";
 import { ItemGrid, ItemList } from "../catalogue/CatalogueItems";
 import { Pager } from "../lists/Pager";
+import { PlayAll, playableEntries } from "../lists/PlayAll";
 import styles from "./category.module.css";
 
 /** 1, 2, 4 or 6 per row, or a list (spec section 9). */
@@ -48,6 +49,7 @@ export function CategoryView({ page, filter }: { page: CategoryPage; filter: "ne
             ))}
           </div>
         </header>
+        <PlayAll entries={playableEntries(page.list)} label={`${page.categoryname}本页`} />
         {page.list.length === 0 ? (
           <p className={styles.empty}>该分类暂无内容</p>
         ) : layout === "list" ? (

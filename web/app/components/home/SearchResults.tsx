@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
 import { Pager } from "../lists/Pager";
+import { PlayAll, playableEntries } from "../lists/PlayAll";
 import styles from "./home.module.css";
 import { HitPlaces } from "./HitPlaces";
 import { failedSourcesNotice, isExternalHit, type KnownSite, siteLogo, type SourceState, stateText } from "./search-api";
@@ -38,7 +39,10 @@ export function SearchResults({
   const count = `${data.total}${data.capped ? "+" : ""}`;
   return (
     <div className={styles.results} aria-live="polite" aria-busy={!done}>
-      <p className={styles.resultsHead}>{done ? `“${query.keyword}” 找到 ${count} 条结果` : `“${query.keyword}” 搜索中，已找到 ${count} 条`}</p>
+      <div className={styles.resultsBar}>
+        <p className={styles.resultsHead}>{done ? `“${query.keyword}” 找到 ${count} 条结果` : `“${query.keyword}” 搜索中，已找到 ${count} 条`}</p>
+        {done ? <PlayAll entries={playableEntries(data.list)} label="本页搜索结果" /> : null}
+      </div>
       {sources && sources.length > 1 ? <SourceStates sources={sources} /> : null}
       {sources ? null : noticeLine}
       {data.list.length === 0 ? (
