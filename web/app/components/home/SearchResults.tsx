@@ -41,7 +41,8 @@ export function SearchResults({
     <div className={styles.results} aria-live="polite" aria-busy={!done}>
       <div className={styles.resultsBar}>
         <p className={styles.resultsHead}>{done ? `“${query.keyword}” 找到 ${count} 条结果` : `“${query.keyword}” 搜索中，已找到 ${count} 条`}</p>
-        {done ? <PlayAll entries={playableEntries(data.list)} label="本页搜索结果" /> : null}
+        {/* From the first hits on, in a bar of fixed height: appended hits move nothing (ADR 0050). */}
+        <PlayAll entries={playableEntries(data.list)} label="本页搜索结果" />
       </div>
       {sources && sources.length > 1 ? <SourceStates sources={sources} /> : null}
       {sources ? null : noticeLine}
