@@ -6,6 +6,7 @@ import { adminCommentService } from "../modules/admin-comments/service.js";
 import { categoryAnswers } from "../modules/catalog/category-answers.js";
 import { categoryService } from "../modules/catalog/category-service.js";
 import { navigationService } from "../modules/catalog/navigation-service.js";
+import { relatedService } from "../modules/catalog/related-service.js";
 import { suiteService } from "../modules/catalog/suite-service.js";
 import { viewBuffer } from "../modules/catalog/view-buffer.js";
 import { redisViewLedger } from "../modules/catalog/view-ledger.js";
@@ -47,6 +48,7 @@ export function catalogServices({ db, logger, redis, core, sources, publicUrl, c
     navigation: navigationService(db, { caches }),
     views,
     suites: suiteService(db, { caches, views, now: clock }),
+    related: relatedService(db, { caches }),
     seo: seoService(db, { publicUrl, caches }),
     suiteList: suiteListService(db, { writes, audit, caches }),
     adminComments: adminCommentService(db, { writes, audit }),

@@ -1,6 +1,7 @@
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
 import { getSortQuerySchema } from "@contracts/category";
 import { navItemSchema } from "@contracts/navigation";
+import { relatedSchema } from "@contracts/related";
 import { musicInfoQuerySchema, viewBeaconSchema, viewCountSchema } from "@contracts/suite";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -58,6 +59,20 @@ export const catalogRoutes: FastifyPluginAsync<{ services: AppServices }> = asyn
       },
     },
     async (request) => ok(await services.suites.view(request.body.id, knownVisitorId(request))),
+  );
+
+  api.get(
+    "/api/forntend/related",
+    {
+      config: { access: "public" },
+      schema: {
+        tags: ["frontend"],
+        summary: "套曲页的该DJ的更多作品与相关推荐 (read after hydration: the kept page stays the same bytes; ADR 0062)",
+        querystring: musicInfoQuerySchema,
+        response: { 200: envelope(relatedSchema) },
+      },
+    },
+    async (request) => ok(await services.related.of(request.query.id)),
   );
 
   api.get(

@@ -5,27 +5,38 @@ import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate, formatCount, formatMonthDay } from "../suite/format";
 import styles from "./catalogue.module.css";
 
-/** A numbered line of a list: name, VIP badge, source site, views, date, favourite; `compact` keeps name and day. */
+/**
+ * A numbered line of a list: name, VIP badge, source site, views, date, favourite; `compact`
+ * keeps name and day. Wide screens show it on one line; phones give the name up to two lines
+ * and the rest a line under it (the `.facts` and `.end` wrappers are `display: contents` on
+ * wide screens, so they change nothing there).
+ */
 export function ItemRow({ item, n, compact }: { item: CatalogueItem; n: number; compact?: boolean }) {
   return (
     <li className={styles.row}>
       <span className={styles.n}>{n}</span>
-      <PlayButton item={item} />
+      <PlayButton item={item} className={styles.play} />
       <Link to={item.url} className={styles.name} title={item.name}>
         {item.name}
       </Link>
-      {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
-      {compact ? (
-        <span className={styles.meta}>{formatMonthDay(item.time)}</span>
-      ) : (
-        <>
-          <span className={styles.site}>{item.website}</span>
-          <span className={styles.meta}>{formatCount(item.view_count)}次</span>
-          <span className={styles.meta}>{formatChinaDate(item.time)}</span>
-        </>
-      )}
+      <span className={styles.facts}>
+        {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
+        {compact ? (
+          <span className={styles.meta}>{formatMonthDay(item.time)}</span>
+        ) : (
+          <>
+            <span className={styles.site}>{item.website}</span>
+            <span className={styles.meta}>{formatCount(item.view_count)}次</span>
+            <span className={styles.meta}>{formatChinaDate(item.time)}</span>
+          </>
+        )}
+      </span>
       {/* Favourites are of our catalogue; an external hit (string id) has none. */}
-      {typeof item.id === "number" ? <ListFavoriteButton id={item.id} name={item.name} /> : null}
+      {typeof item.id === "number" ? (
+        <span className={styles.end}>
+          <ListFavoriteButton id={item.id} name={item.name} />
+        </span>
+      ) : null}
     </li>
   );
 }

@@ -4,6 +4,8 @@ import { Link } from "react-router";
 import { ChartPanel } from "../charts/ChartPanel";
 import type { PanelCharts } from "../charts/panel-charts";
 import { ItemGrid, ItemList } from "../catalogue/CatalogueItems";
+import { Pager } from "../lists/Pager";
+import { PlayAll, playableEntries } from "../lists/PlayAll";
 import styles from "./category.module.css";
 
 /** 1, 2, 4 or 6 per row, or a list (spec section 9). */
@@ -22,7 +24,6 @@ export type CategoryPage = Omit<CategoryAnswer, "side"> & { side: PanelCharts };
 /** Category page: breadcrumb, sort tabs, items (latest style when model_id is 2), pages, charts. */
 export function CategoryView({ page, filter }: { page: CategoryPage; filter: "new" | "hot" }) {
   const [layout, setLayout] = useState<Layout>(page.model_id === 2 ? "list" : "4");
-  const pages = Math.ceil(page.total / page.pageSize);
   const href = (p: number, f = filter) => `${page.cidurl}?${new URLSearchParams({ ...(f === "hot" ? { filter: f } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
 
   return (
@@ -48,6 +49,7 @@ export function CategoryView({ page, filter }: { page: CategoryPage; filter: "ne
             ))}
           </div>
         </header>
+        <PlayAll entries={playableEntries(page.list)} label={`${page.categoryname}本页`} />
         {page.list.length === 0 ? (
           <p className={styles.empty}>该分类暂无内容</p>
         ) : layout === "list" ? (
@@ -55,15 +57,7 @@ export function CategoryView({ page, filter }: { page: CategoryPage; filter: "ne
         ) : (
           <ItemGrid items={page.list} columns={Number(layout)} />
         )}
-        {page.total > page.pageSize ? (
-          <nav className={styles.pager} aria-label="分页">
-            {page.page > 1 ? <Link to={href(page.page - 1)}>上一页</Link> : null}
-            <span>
-              第 {page.page} / {pages} 页
-            </span>
-            {page.page < pages ? <Link to={href(page.page + 1)}>下一页</Link> : null}
-          </nav>
-        ) : null}
+        <Pager page={page.page} total={page.total} pageSize={page.pageSize} label="分页" href={href} />
       </section>
       <ChartPanel side={page.side} />
     </div>

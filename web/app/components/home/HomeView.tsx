@@ -2,6 +2,7 @@ import type { CategoryLatest, HomeData as HomeAnswer } from "@contracts/home";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ItemGrid, ItemList } from "../catalogue/CatalogueItems";
+import { PlayAll, playableEntries } from "../lists/PlayAll";
 import { useSiteSettings } from "../../lib/site-settings";
 import { ChartPanel } from "../charts/ChartPanel";
 import type { PanelCharts } from "../charts/panel-charts";
@@ -84,6 +85,7 @@ function LatestSection({ section, compact }: { section: CategoryLatest; compact?
     <section className={`${styles.box} ${styles.latest} ${compact ? styles.compact : ""}`} aria-label={section.name}>
       <header className={styles.boxHead}>
         <h2 className={styles.boxTitle}>{compact ? section.name : `最新${section.name}`}</h2>
+        {compact ? null : <PlayAll entries={playableEntries(section.list)} label={`最新${section.name}`} />}
         <Link to={section.cidurl} className={styles.more} aria-label={`更多${section.name}`}>
           更多 ›
         </Link>

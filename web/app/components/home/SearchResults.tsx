@@ -5,6 +5,8 @@ import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
+import { Pager } from "../lists/Pager";
+import { PlayAll, playableEntries } from "../lists/PlayAll";
 import styles from "./home.module.css";
 import { HitPlaces } from "./HitPlaces";
 import { failedSourcesNotice, isExternalHit, type KnownSite, siteLogo, type SourceState, stateText } from "./search-api";
@@ -27,7 +29,6 @@ export function SearchResults({
   sites: readonly KnownSite[];
   onPage: (page: number) => void;
 }) {
-  const pages = Math.ceil(data.total / data.pageSize);
   const notice = failedSourcesNotice(data, sites);
   usePaintMarks(query, sources);
   const noticeLine = notice ? (
@@ -38,7 +39,11 @@ export function SearchResults({
   const count = `${data.total}${data.capped ? "+" : ""}`;
   return (
     <div className={styles.results} aria-live="polite" aria-busy={!done}>
-      <p className={styles.resultsHead}>{done ? `“${query.keyword}” 找到 ${count} 条结果` : `“${query.keyword}” 搜索中，已找到 ${count} 条`}</p>
+      <div className={styles.resultsBar}>
+        <p className={styles.resultsHead}>{done ? `“${query.keyword}” 找到 ${count} 条结果` : `“${query.keyword}” 搜索中，已找到 ${count} 条`}</p>
+        {/* From the first hits on, in a bar of fixed height: appended hits move nothing (ADR 0050). */}
+        <PlayAll entries={playableEntries(data.list)} label="本页搜索结果" />
+      </div>
       {sources && sources.length > 1 ? <SourceStates sources={sources} /> : null}
       {sources ? null : noticeLine}
       {data.list.length === 0 ? (
@@ -51,19 +56,7 @@ export function SearchResults({
         </ol>
       )}
       {sources ? noticeLine : null}
-      {data.total > data.pageSize ? (
-        <nav className={styles.pager} aria-label="搜索结果分页">
-          <button type="button" disabled={data.page <= 1} onClick={() => onPage(data.page - 1)}>
-            上一页
-          </button>
-          <span>
-            第 {data.page} / {pages} 页
-          </span>
-          <button type="button" disabled={data.page >= pages} onClick={() => onPage(data.page + 1)}>
-            下一页
-          </button>
-        </nav>
-      ) : null}
+      <Pager page={data.page} total={data.total} pageSize={data.pageSize} label="搜索结果分页" onPage={onPage} />
     </div>
   );
 }
@@ -111,7 +104,7 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
   const meta = [item.artist, item.category, item.time > 0 ? formatChinaDate(item.time) : ""].filter(Boolean).join(" · ");
   return (
     <li className={styles.result} data-source={item.source}>
-      <PlayButton item={item} />
+      <PlayButton item={item} className={styles.resultPlay} />
       <img src={cover} alt="" width={48} height={48} className={styles.resultCover} loading="lazy" onError={showDefaultCover} />
       <div className={styles.resultText}>
         {external ? (
@@ -129,12 +122,15 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
           <HitPlaces item={item} />
         </div>
       </div>
-      {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
-      <span className={styles.site} data-site>
-        {logo ? <img src={logo} alt="" width={42} height={14} className={styles.siteLogo} loading="lazy" decoding="async" /> : null}
-        <span className={styles.siteName}>
-          {external ? <span className={styles.sourceLabel}>来源</span> : null}
-          {item.website}
+      {/* One column on wide screens; on a phone the end of the meta's line. */}
+      <span className={styles.resultEnd}>
+        {item.vipdown === "1" ? <span className={styles.vip}>VIP</span> : null}
+        <span className={styles.site} data-site>
+          {logo ? <img src={logo} alt="" width={42} height={14} className={styles.siteLogo} loading="lazy" decoding="async" /> : null}
+          <span className={styles.siteName}>
+            {external ? <span className={styles.sourceLabel}>来源</span> : null}
+            {item.website}
+          </span>
         </span>
       </span>
     </li>

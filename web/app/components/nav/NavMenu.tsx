@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { activeNavKey, type NavItem } from "./nav-items";
 import styles from "./nav-menu.module.css";
@@ -8,11 +9,20 @@ import styles from "./nav-menu.module.css";
  */
 export function NavMenu({ items, pathname }: { items: readonly NavItem[]; pathname: string }) {
   const active = activeNavKey(items, pathname);
+  const list = useRef<HTMLUListElement>(null);
+  // A phone's menu scrolls sideways: the current page's item is brought into the row's view.
+  useEffect(() => {
+    const row = list.current;
+    const on = row?.querySelector<HTMLElement>(":scope > li > [aria-current=page], :scope > li:has([aria-current=page]) > a");
+    if (!row || !on || row.scrollWidth <= row.clientWidth) return;
+    const left = on.getBoundingClientRect().left - row.getBoundingClientRect().left + row.scrollLeft;
+    if (left < row.scrollLeft || left + on.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left - 16;
+  }, [active]);
   const isActive = (item: NavItem) =>
     item.to === active || Boolean(item.items?.some((sub) => sub.to === active));
   return (
     <nav className={styles.nav} aria-label="主导航">
-      <ul className={styles.list}>
+      <ul className={styles.list} ref={list}>
         {items.map((item) => (
           <li key={item.to} className={item.items?.length ? styles.parent : styles.item}>
             <Link

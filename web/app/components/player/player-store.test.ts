@@ -47,6 +47,35 @@ describe("player store: queue", () => {
     expect(names(store.getState())).toEqual(["串烧1 (新版)", "串烧2 (改名)"]);
   });
 
+  it("播放全部 adds a list's new items at the end, once each, and plays its first item", async () => {
+    const { store } = await storeWith(item(1), item(2));
+    const token = store.getState().load.token;
+    store.getState().addAll([item(3), item(1), item(4)], true);
+    expect(names(store.getState())).toEqual(["串烧1", "串烧2", "串烧3", "串烧4"]);
+    expect(currentItem(store.getState())?.id).toBe(3);
+    expect(store.getState().load).toMatchObject({ token: token + 1, autoplay: true, startAt: 0 });
+    // A list whose first item is listed already plays it where it is.
+    store.getState().addAll([item(2), item(5)], true);
+    expect(names(store.getState())).toEqual(["串烧1", "串烧2", "串烧3", "串烧4", "串烧5"]);
+    expect(currentItem(store.getState())?.id).toBe(2);
+  });
+
+  it("全部加入播放列表 adds without changing what plays; into an empty playlist the first is loaded paused", async () => {
+    const { store } = await storeWith(item(1));
+    const token = store.getState().load.token;
+    store.getState().addAll([item(2), item(3)], false);
+    expect(names(store.getState())).toEqual(["串烧1", "串烧2", "串烧3"]);
+    expect(currentItem(store.getState())?.id).toBe(1);
+    expect(store.getState().load.token).toBe(token);
+
+    const empty = await storeWith();
+    empty.store.getState().addAll([item(7), item(8)], false);
+    expect(currentItem(empty.store.getState())?.id).toBe(7);
+    expect(empty.store.getState().load.autoplay).toBe(false);
+    empty.store.getState().addAll([], true);
+    expect(names(empty.store.getState())).toEqual(["串烧7", "串烧8"]);
+  });
+
   it("keeps the playlist in the order items were added, and re-playing a listed item does not duplicate it", async () => {
     const { store } = await storeWith(item(1), item(2), item(3));
     expect(names(store.getState())).toEqual(["串烧1", "串烧2", "串烧3"]);

@@ -2,7 +2,7 @@ import { useStore } from "zustand";
 import { createJSONStorage, persist, type StateStorage } from "zustand/middleware";
 import { createStore } from "zustand/vanilla";
 import { type PlayerItem } from "./player-item";
-import { addAndSelect, clampVolume, EMPTY_QUEUE, moveItem, nextIndex, previousIndex, refreshed, removeAt, select } from "./queue";
+import { addAndSelect, appendAll, clampVolume, EMPTY_QUEUE, moveItem, nextIndex, previousIndex, refreshed, removeAt, select } from "./queue";
 
 /** One playback of the current item: what the qualified-play report is about. */
 export interface Playback {
@@ -46,6 +46,11 @@ export interface PlayerActions {
   /** Adds the item (unless listed) and plays it, from `startAt` seconds when given. */
   playItem(item: PlayerItem, startAt?: number): void;
   playIndex(index: number, startAt?: number): void;
+  /**
+   * A list's 播放全部 (`play`) or 全部加入播放列表: adds the items not yet listed at the end;
+   * `play` starts the list's first item. Added to an empty playlist, the first is loaded paused.
+   */
+  addAll(items: readonly PlayerItem[], play: boolean): void;
   /** Gives the listed entries of this item (same id) its current title, artist, cover and tracklist. */
   refreshItem(fresh: PlayerItem): void;
   /** Next entry; false at the end of the list. */
@@ -138,6 +143,14 @@ export function createPlayerStore(storage: () => StateStorage = () => (typeof lo
             const q = addAndSelect(s, item);
             if (q.items !== s.items) set({ items: q.items });
             loadCurrent(q.index, startAt, true);
+          },
+          addAll(list, play) {
+            const s = get();
+            const q = appendAll(s, list);
+            if (q.first < 0) return;
+            if (q.items !== s.items) set({ items: q.items });
+            if (play) loadCurrent(q.first, 0, true);
+            else if (s.index < 0) loadCurrent(q.first, 0, false);
           },
           refreshItem(fresh) {
             const items = refreshed(get().items, fresh);

@@ -19,6 +19,23 @@ export function addAndSelect(q: Queue, item: PlayerItem): Queue {
 }
 
 /**
+ * Adds every item not yet listed at the end, in order (listed ones take their newer details and
+ * keep their place); `first` is where the first of `items` now is (-1 when `items` is empty).
+ * The current entry stays current: 播放全部 then selects `first`.
+ */
+export function appendAll(q: Queue, items: readonly PlayerItem[]): Queue & { first: number } {
+  let list = q.items;
+  let first = -1;
+  for (const item of items) {
+    const at = list.findIndex((it) => sameItem(it, item));
+    if (at >= 0) list = refreshed(list, item) ?? list;
+    else list = [...list, item];
+    if (first < 0) first = at >= 0 ? at : list.length - 1;
+  }
+  return { items: list, index: q.index, first };
+}
+
+/**
  * The entries of `fresh`'s item (same id) with its title, artist, cover and page, and its
  * tracklist when it has one; null when nothing changes. The queue is kept in localStorage, so
  * without this a suite renamed in the back office kept its old title in the player (issue 25).

@@ -5,52 +5,12 @@ import { useSession } from "../../session/store";
 import { useLoginDialog } from "../account/login-dialog-store";
 import { useSiteMessage } from "../feedback";
 import { getComments, postComment } from "../library/library-api";
+import { Pager } from "../lists/Pager";
 import { formatChinaDateTime } from "./format";
 import styles from "./suite.module.css";
 
 const charCount = (s: string) => [...s].length;
 const POST_FAILED = "评论失败，请稍后重试";
-
-/** Page numbers around the current one, with the first and last (… between gaps). */
-function pageNumbers(current: number, last: number): (number | "gap")[] {
-  const out: (number | "gap")[] = [];
-  for (let p = 1; p <= last; p++) {
-    if (p === 1 || p === last || Math.abs(p - current) <= 2) out.push(p);
-    else if (out.at(-1) !== "gap") out.push("gap");
-  }
-  return out;
-}
-
-function Pager({ page, total, onPage }: { page: number; total: number; onPage: (p: number) => void }) {
-  const last = Math.ceil(total / COMMENT_PAGE_SIZE);
-  return (
-    <nav className={styles.pager} aria-label="评论分页">
-      <button type="button" className={styles.pageButton} disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        上一页
-      </button>
-      {pageNumbers(page, last).map((p, i) =>
-        p === "gap" ? (
-          <span key={`gap${i}`} aria-hidden>
-            …
-          </span>
-        ) : (
-          <button
-            key={p}
-            type="button"
-            className={p === page ? `${styles.pageButton} ${styles.pageCurrent}` : styles.pageButton}
-            aria-current={p === page ? "page" : undefined}
-            onClick={() => onPage(p)}
-          >
-            {p}
-          </button>
-        ),
-      )}
-      <button type="button" className={styles.pageButton} disabled={page >= last} onClick={() => onPage(page + 1)}>
-        下一页
-      </button>
-    </nav>
-  );
-}
 
 /**
  * Comments (spec section 2): everyone reads them, newest first, 10 a page; members post with
@@ -132,7 +92,7 @@ export function Comments({ itemId }: { itemId: number }) {
           ))}
         </ol>
       ) : null}
-      {total > COMMENT_PAGE_SIZE ? <Pager page={page} total={total} onPage={setPage} /> : null}
+      <Pager page={page} total={total} pageSize={COMMENT_PAGE_SIZE} label="评论分页" onPage={setPage} />
       <form onSubmit={submit} className={styles.commentForm}>
         <textarea
           rows={4}

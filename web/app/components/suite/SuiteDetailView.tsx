@@ -6,6 +6,7 @@ import { DownloadDialogHost } from "../library/DownloadDialogHost";
 import { useSuitePlayback } from "../player/use-suite-playback";
 import { Comments } from "./Comments";
 import { FileTree } from "./FileTree";
+import { RelatedLists } from "./RelatedLists";
 import { formatChinaDate, formatCount, formatDuration } from "./format";
 import styles from "./suite.module.css";
 import { useSuiteLibrary } from "./use-suite-library";
@@ -120,6 +121,7 @@ export function SuiteDetailView({ info }: { info: MusicInfo }) {
         <FileTree nodes={info.djlist} onSeek={media.seek} activeStart={media.activeStart} />
       </section>
 
+      <RelatedLists id={info.id} />
       <Comments itemId={info.id} />
       <DownloadDialogHost />
     </article>

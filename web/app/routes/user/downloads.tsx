@@ -34,8 +34,8 @@ export default function Downloads() {
         </Link>
       ),
     },
-    { title: "下载时间", key: "createtime", width: 210, render: (_, d) => formatChinaDateTime(d.createtime) },
-    { title: "花费", key: "coins", width: 90, render: (_, d) => (d.coins_spent > 0 ? `${d.coins_spent}币` : <span className={styles.muted}>免费</span>) },
+    { title: "下载时间", key: "createtime", width: 210, responsive: ["md"], render: (_, d) => formatChinaDateTime(d.createtime) },
+    { title: "花费", key: "coins", width: 90, responsive: ["sm"], render: (_, d) => (d.coins_spent > 0 ? `${d.coins_spent}币` : <span className={styles.muted}>免费</span>) },
     {
       title: "操作",
       key: "again",
@@ -68,7 +68,6 @@ export default function Downloads() {
             ? { current: list.page, pageSize: list.pageSize, total, showSizeChanger: false, onChange: list.setPage, hideOnSinglePage: true }
             : false
         }
-        scroll={{ x: 640 }}
       />
       <DownloadDialogHost />
     </>

@@ -12,7 +12,8 @@ import { getFavoritesList, handleUnfavorite } from "../../components/library/lib
 import styles from "../../components/library/library.module.css";
 import { usePagedList } from "../../components/library/use-paged-list";
 import { Icon } from "../../components/player/icons";
-import { mimeTypeOf } from "../../components/player/player-item";
+import { PlayAll } from "../../components/lists/PlayAll";
+import { mimeTypeOf, type PlayerItem } from "../../components/player/player-item";
 import { playerStore } from "../../components/player/player-store";
 import { formatChinaDateTime } from "../../components/suite/format";
 import { pageMeta } from "../../lib/site";
@@ -21,8 +22,8 @@ import { siteOf } from "../../lib/site-settings";
 export const meta = ({ matches }: MetaArgs) => pageMeta("我的收藏", undefined, siteOf(matches));
 
 /** A favourite as a playlist entry (spec section 3, Playlist item). */
-const play = (f: FavoriteEntry) =>
-  playerStore.getState().playItem({ id: f.id, name: f.name, artist: f.artist, cover: f.cover, url: f.palyurl, mimeType: mimeTypeOf(f.palyurl, f.playtype), page: f.url });
+const entryOf = (f: FavoriteEntry): PlayerItem => ({ id: f.id, name: f.name, artist: f.artist, cover: f.cover, url: f.palyurl, mimeType: mimeTypeOf(f.palyurl, f.playtype), page: f.url });
+const play = (f: FavoriteEntry) => playerStore.getState().playItem(entryOf(f));
 
 /** Spec section 2, Favourites: the name plays, unfavourite, download link; 暂无收藏 when empty. */
 export default function Favorites() {
@@ -59,7 +60,7 @@ export default function Favorites() {
         </span>
       ),
     },
-    { title: "类型", key: "playtype", width: 80, render: (_, f) => (f.playtype === "mp4" ? "视频" : "音频") },
+    { title: "类型", key: "playtype", width: 80, responsive: ["sm"], render: (_, f) => (f.playtype === "mp4" ? "视频" : "音频") },
     {
       title: "下载",
       key: "download",
@@ -77,7 +78,7 @@ export default function Favorites() {
           <span className={styles.muted}>暂无下载</span>
         ),
     },
-    { title: "收藏时间", key: "createtime", width: 200, render: (_, f) => formatChinaDateTime(f.createtime) },
+    { title: "收藏时间", key: "createtime", width: 200, responsive: ["md"], render: (_, f) => formatChinaDateTime(f.createtime) },
     {
       title: "操作",
       key: "actions",
@@ -99,6 +100,9 @@ export default function Favorites() {
   return (
     <>
       <PageHeading title="我的收藏" />
+      <div className={styles.toolbar}>
+        <PlayAll entries={(list.data?.list ?? []).filter((f) => f.palyurl).map(entryOf)} label="本页收藏" />
+      </div>
       <Table<FavoriteEntry>
         rowKey="id"
         columns={columns}
@@ -111,7 +115,6 @@ export default function Favorites() {
             ? { current: list.page, pageSize: list.pageSize, total, showSizeChanger: false, onChange: list.setPage, hideOnSinglePage: true }
             : false
         }
-        scroll={{ x: 720 }}
       />
       <DownloadDialogHost />
     </>
