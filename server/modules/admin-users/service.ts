@@ -1,4 +1,5 @@
 import { type AdminTableQuery } from "@contracts/admin-table";
+import type { AuditAction } from "@contracts/audit-labels";
 import { adminUserMessages as m, type AdminUserPatch, type AdminUserRow, USER_STATUS_TEXT } from "@contracts/admin-people";
 import type { AppDatabase } from "../../db/types.js";
 import { conflict, notFound } from "../../errors.js";
@@ -29,7 +30,7 @@ export interface AdminUserServiceOptions {
  */
 export function adminUserService(db: AppDatabase, { audit, sessions }: AdminUserServiceOptions) {
   /** Locks the member, applies `change`, records `action`; answers the member before and after. */
-  async function change(actor: AuditActor, id: number, action: string, build: (repo: ReturnType<typeof adminUserRepo>, before: UserRecord) => Promise<UserChange>) {
+  async function change(actor: AuditActor, id: number, action: AuditAction, build: (repo: ReturnType<typeof adminUserRepo>, before: UserRecord) => Promise<UserChange>) {
     try {
       return await db.transaction(async (tx: Tx) => {
         const repo = adminUserRepo(tx);
