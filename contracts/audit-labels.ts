@@ -15,6 +15,7 @@ export const AUDIT_ACTION_LABELS = {
   "suite.update": "修改套曲",
   "suite.delete": "删除套曲",
   "suite.status": "启用/禁用套曲",
+  "suite.export": "导出套曲",
   "category.create": "添加分类",
   "category.update": "修改分类",
   "category.delete": "删除分类",
@@ -28,9 +29,11 @@ export const AUDIT_ACTION_LABELS = {
   "collect.cancel": "取消采集",
   "collected.process": "处理采集数据",
   "collected.delete": "删除采集数据",
+  "collected.export": "导出采集数据",
   "user.update": "修改用户",
   "user.enable": "启用用户",
   "user.disable": "禁用用户",
+  "user.export": "导出用户",
   "comment.hide": "隐藏评论",
   "comment.show": "显示评论",
   "comment.delete": "删除评论",
@@ -45,6 +48,7 @@ export const AUDIT_ACTION_LABELS = {
   "plugin.delete": "删除插件",
   "plugin.disable": "自动停用插件",
   "settings.update": "修改设置",
+  "audit.export": "导出审计日志",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

@@ -8,6 +8,7 @@ import type { SessionService } from "../accounts/session-service.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
 import { adminUserRepo, type UserChange, type UserRecord } from "./repo.js";
 import { userDownloadTable, userTable } from "./table.js";
+import type { TableSource } from "../../http/admin-table.js";
 
 const seconds = (at: Date | null) => (at ? Math.floor(at.getTime() / 1000) : null);
 
@@ -59,6 +60,11 @@ export function adminUserService(db: AppDatabase, { audit, sessions }: AdminUser
     async table(query: AdminTableQuery): Promise<{ total: number; rows: AdminUserRow[] }> {
       const { total, rows } = await adminUserRepo(db).table(userTable(query));
       return { total, rows: rows.map(withText) };
+    },
+
+    /** Every match of the table's query, page by page (the CSV export). */
+    source(query: AdminTableQuery): TableSource<AdminUserRow> {
+      return { query: userTable(query), page: async (q) => (await adminUserRepo(db).page(q)).map(withText) };
     },
 
     async update(actor: AuditActor, id: number, patch: AdminUserPatch): Promise<AdminUserRow> {

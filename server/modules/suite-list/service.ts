@@ -7,6 +7,7 @@ import type { AuditActor, AuditService } from "../audit/service.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { suiteListRepo, type SuiteTableRecord } from "./repo.js";
 import { suiteTable } from "./table.js";
+import type { TableSource } from "../../http/admin-table.js";
 import type { CacheRegistry } from "../../lib/cache.js";
 import { tags } from "../../lib/cache-tags.js";
 
@@ -82,6 +83,13 @@ export function suiteListService(
       }
       const [rows, found] = await Promise.all([repo.page(kind, parts, descending), repo.countUpTo(kind, parts.where, cap)]);
       return found > cap ? { total: cap, rows: rows.map(toRow), capped: true } : { total: found, rows: rows.map(toRow) };
+    },
+
+    /** Every match of the table's query, page by page (the CSV export). */
+    source(q: SuiteTableQuery): TableSource<SuiteListRow> {
+      const kind = (q.model_id ?? SUITE_MODEL_ID) === SUITE_MODEL_ID ? "mix" : "single";
+      const descending = (q.order ?? "desc").toLowerCase() !== "asc";
+      return { query: suiteTable(q), page: async (p) => (await repo.page(kind, p, descending)).map(toRow) };
     },
 
     channels: () => repo.channels(),
