@@ -3,9 +3,10 @@ import type { AdminRow, AuditRow } from "@contracts/admin-accounts";
 import { AutoComplete, DatePicker, Input, Select, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import type { Dayjs } from "dayjs";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
-import { AdminTable } from "../../components/admin/AdminTable";
+import { ExportButton } from "../../components/admin/ExportButton";
+import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { AuditChange } from "../../components/admin/AuditChange";
 import { formatAdminTime } from "../../components/admin/admin-time";
 import { adminTablePage } from "../../lib/admin-api";
@@ -30,6 +31,7 @@ function AuditScreen() {
   const [action, setAction] = useState("");
   const [targetType, setTargetType] = useState<string | undefined>();
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const table = useRef<AdminTableHandle>(null);
   const [admins, setAdmins] = useState<{ value: number; label: string }[]>([]);
 
   useEffect(() => {
@@ -88,12 +90,14 @@ function AuditScreen() {
       </AutoComplete>
       <Select allowClear placeholder="对象类型" style={{ width: 150 }} options={TARGET_OPTIONS} value={targetType} onChange={setTargetType} />
       <DatePicker.RangePicker allowEmpty={[true, true]} value={range} onChange={(v) => setRange(v)} placeholder={["开始日期", "结束日期"]} />
+      <ExportButton table="audit" query={() => table.current?.query() ?? {}} />
     </Space>
   );
 
   return (
     <>
       <AdminTable<AuditRow>
+        ref={table}
         api="/api/pandaadmin/audit/index"
         columns={columns}
         filter={filter}

@@ -7,6 +7,7 @@ import type { ColumnsType } from "antd/es/table/interface";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { AdminPage } from "../../components/admin/AdminPage";
+import { ExportButton } from "../../components/admin/ExportButton";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
@@ -144,6 +145,7 @@ export default function SuiteList() {
                 批量删除
               </Button>
             </Popconfirm>
+            <ExportButton table="suites" query={() => table.current?.query() ?? {}} />
             <Select
               allowClear
               showSearch={{ optionFilterProp: "label" }}
