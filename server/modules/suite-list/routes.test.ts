@@ -226,7 +226,7 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
     expect(await audits("suite.delete")).toHaveLength(0);
   });
 
-  it("deletes one suite and a batch: audited with the record before, gone from the public site at once", async () => {
+  it("deletes one suite and a batch: audited with the record before and in the recycle bin after, gone from the public site at once", async () => {
     const [one, a, b] = [mixes[0]!, mixes[2]!, mixes[3]!];
     for (const id of [one, a, b]) expect((await publicAnswer(id)).statusCode).toBe(200);
     const single = await del(`/api/sutie/${one}`);
@@ -245,7 +245,7 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
       [editor.id, String(a)],
       [editor.id, String(b)],
     ]);
-    expect(rows[0]!.detail).toMatchObject({ before: { id: one, kind: "mix", title: "夜曲串烧 Vol.1", categoryId: cat.manyao }, after: null });
+    expect(rows[0]!.detail).toMatchObject({ before: { id: one, kind: "mix", title: "夜曲串烧 Vol.1", categoryId: cat.manyao }, after: { id: one, status: "hidden", deletedAt: expect.any(String) } });
     expect(rows[1]!.detail).toMatchObject({ before: { id: a, title: "ＤＪ阿福 夜店" }, batch: [b, a] });
     expect((await del(`/api/sutie/${one}`)).statusCode).toBe(404);
   });

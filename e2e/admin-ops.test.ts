@@ -2,7 +2,8 @@
  * The back office's CSV exports and the audit trail in Chinese (ADR 0065), in Debian's Chromium:
  * an admin searches the suite list and clicks 导出CSV, and the download is a UTF-8 CSV with a BOM
  * holding exactly the suites found; the audit screen names that export 导出套曲, and shows a
- * settings change with Chinese field names and the footer's lines as lines.
+ * settings change with Chinese field names and the footer's lines as lines. A suite deleted from
+ * the list waits in 回收站 (gone from its public page) and comes back on 还原.
  * Screenshots in /tmp/shots-adm-export/.
  */
 import { mkdirSync, readFileSync } from "node:fs";
@@ -89,6 +90,42 @@ describe("导出CSV and the audit trail in Chinese", () => {
     const [auditFile] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-audit").click()]);
     expect(auditFile.suggestedFilename()).toMatch(/^审计日志-\d{4}-\d{2}-\d{2}\.csv$/u);
     expect(readFileSync((await auditFile.path())!).subarray(3).toString("utf8")).toContain("导出套曲");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+  it("a deleted suite waits in 回收站, its page gone, and 还原 brings it back", async () => {
+    const admin = await createTestAdmin(db(), { role: "editor" });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: "zh-CN" });
+    const page = await context.newPage();
+    const problems = await watchProblems(page);
+    await page.addInitScript((token) => localStorage.setItem("admin_token", token), admin.token);
+    const [{ id, title }] = await queryRows<{ id: number; title: string }>(db(), sql`select id, title from items where kind = 'mix' and deleted_at is null order by id desc limit 1`);
+    expect((await fetch(`${server.url}/sutie/${id}.html`)).status).toBe(200);
+
+    await page.goto(`${server.url}/panda/sutieList`);
+    await hydrated(page);
+    const table = page.getByTestId("suite-table");
+    const row = table.locator(`tr[data-row-key="${id}"]`);
+    await row.getByRole("button", { name: "删除" }).click();
+    await page.locator(".ant-popconfirm:visible").getByRole("button", { name: "删除", exact: true }).click();
+    await page.getByText("删除成功").waitFor();
+    await row.waitFor({ state: "detached" });
+    expect((await fetch(`${server.url}/sutie/${id}.html`)).status).toBe(404);
+
+    await page.getByTestId("suite-bin-switch").getByText("回收站").click();
+    await row.waitFor();
+    expect(await row.textContent()).toContain(title);
+    await row.getByText("已删除").waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SHOTS}/recycle-bin.png`, fullPage: true });
+    await row.getByRole("button", { name: "还原" }).click();
+    await page.getByText("还原成功").waitFor();
+    await row.waitFor({ state: "detached" });
+    expect((await fetch(`${server.url}/sutie/${id}.html`)).status).toBe(200);
+
+    await page.getByTestId("suite-bin-switch").getByText("全部套曲").click();
+    await row.waitFor();
+    await row.getByText("正常").waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
