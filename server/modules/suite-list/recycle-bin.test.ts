@@ -95,8 +95,8 @@ describe.each(testEngines())("the suites' recycle bin on %s", (engine) => {
 
   it("purges what has been in the bin for 30 days, and only that, as the site", async () => {
     await call("DELETE", "/api/sutie/batch", { ids: [suite, hidden] });
-    // behind the write service's back: the suite went to the bin 31 days ago
-    await t.database.db.execute(sql`update items set deleted_at = now() - interval '31 days' where id = ${suite}`);
+    // The suite went to the bin 31 days ago.
+    await t.database.db.execute(sql`update items set deleted_at = now() - interval '31 days' where id = ${suite}`); // behind the write service's back
     expect(await app.services.suiteList.purgeExpired()).toBe(1);
     expect(await t.database.db.select().from(items).where(eq(items.id, suite))).toEqual([]);
     expect(await listed("1")).toEqual([hidden]);
