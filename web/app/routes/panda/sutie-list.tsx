@@ -2,7 +2,7 @@ import { DeleteOutlined, PlusOutlined, UndoOutlined } from "@ant-design/icons";
 import { adminTableMessages as t } from "@contracts/admin-table-texts";
 import { suitePath } from "@contracts/paths";
 import { SUITE_MODEL_ID, type SuiteListRow, type SuiteChannelOption, suiteListMessages as m } from "@contracts/suite-list-texts";
-import { App, Button, Popconfirm, Segmented, Select, Space, Tag, Typography } from "antd";
+import { Alert, App, Button, Popconfirm, Segmented, Select, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table/interface";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
@@ -139,6 +139,7 @@ export default function SuiteList() {
 
   return (
     <AdminPage title="套曲列表">
+      {bin ? <Alert type="info" showIcon title={m.binTip} style={{ marginBottom: 12 }} /> : null}
       <AdminTable<SuiteListRow>
         ref={table}
         api="/pandaadmin/cms/archives/index"
@@ -169,7 +170,6 @@ export default function SuiteList() {
                   批量还原
                 </Button>
                 <DeleteConfirm title={m.purgeConfirm(ids.length)} label="批量彻底删除" disabled={ids.length === 0} onConfirm={() => fromBin(ids, "purge")} />
-                <Typography.Text type="secondary">{m.binTip}</Typography.Text>
               </>
             ) : (
               <>
