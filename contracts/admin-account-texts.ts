@@ -3,6 +3,8 @@
  * the admins screen, the audit trail), without zod: browser code imports this file.
  */
 
+import type { AuditAction } from "./audit-labels";
+
 /** localStorage key of the account name the admin login remembers (记住账号): the name only. */
 export const ADMIN_REMEMBER_KEY = "admin_login_account";
 /** sessionStorage key of the admin login's last failure count (its captcha shows from 5). */
@@ -41,26 +43,5 @@ export const ADMIN_AUDIT_ACTIONS = {
   status: "admin.status",
   resetPassword: "admin.reset_password",
   password: "admin.password",
-} as const;
+} as const satisfies Record<string, AuditAction>;
 
-/** How the audit screen names actions it knows; others show as written (`suite.update`). */
-export const AUDIT_ACTION_NAMES: Record<string, string> = {
-  "admin.create": "添加管理员",
-  "admin.update": "修改管理员",
-  "admin.status": "启用/禁用管理员",
-  "admin.reset_password": "重置管理员密码",
-  "admin.password": "修改自己的密码",
-};
-
-/** How the audit screen names target types it knows. */
-export const AUDIT_TARGET_NAMES: Record<string, string> = {
-  admin: "管理员",
-  suite: "套曲",
-  category: "分类",
-  block: "区块",
-  collected: "采集数据",
-  source: "来源",
-  user: "用户",
-  comment: "评论",
-  settings: "站点设置",
-};

@@ -4,6 +4,8 @@
  */
 
 export const SUITE_BATCH_MAX = 100;
+/** Days a deleted suite stays in the recycle bin before it is purged (ADR 0065). */
+export const SUITE_BIN_DAYS = 30;
 
 /** The original's content models: 2 = 套曲 (our mixes), 1 = 单曲 (our singles). */
 export const SUITE_MODEL_ID = 2;
@@ -23,6 +25,13 @@ export const suiteListMessages = {
   batchDeleteConfirm: (n: number) => `确定删除选中的 ${n} 条套曲吗？`,
   searchPlaceholder: "搜索编号或标题",
   channelPlaceholder: "按分类筛选",
+  badTrash: "trash 只能是 0 或 1",
+  restoreOk: "还原成功",
+  purgeOk: "已彻底删除",
+  notInBin: "套曲不在回收站中",
+  restoreConfirm: (n: number) => `确定还原选中的 ${n} 条套曲吗？`,
+  purgeConfirm: (n: number) => `彻底删除后无法恢复，确定删除选中的 ${n} 条套曲吗？`,
+  binTip: `回收站中的套曲不在前台显示，${SUITE_BIN_DAYS} 天后自动彻底删除`,
 } as const;
 
 /** items.status → the table's status text (the spec's 正常 / 禁用). */

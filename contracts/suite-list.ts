@@ -18,6 +18,7 @@ export const suiteTableQuerySchema = adminTableQuerySchema.extend({
     .refine((v) => v === 1 || v === 2, { error: m.badModel })
     .optional()
     .describe("内容模型: 2 套曲 (默认), 1 单曲"),
+  trash: z.enum(["0", "1"], { error: m.badTrash }).optional().describe("1 回收站中的套曲; 默认 0 (未删除的)"),
 });
 
 const row = z.object({

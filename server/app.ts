@@ -33,6 +33,7 @@ import { collectedRoutes } from "./modules/collected/routes.js";
 import { adminCommentRoutes } from "./modules/admin-comments/routes.js";
 import { adminUserRoutes } from "./modules/admin-users/routes.js";
 import { suiteListRoutes } from "./modules/suite-list/routes.js";
+import { adminExportRoutes } from "./modules/admin-export/routes.js";
 import { chartRoutes } from "./modules/charts/routes.js";
 import { collectRoutes } from "./modules/collect/routes.js";
 import { dashboardRoutes } from "./modules/dashboard/routes.js";
@@ -241,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(siteSettingsRoutes, { services });
   await app.register(pwaRoutes, { services });
   await app.register(suiteListRoutes, { services });
+  await app.register(adminExportRoutes, { services });
   await app.register(playRoutes, { services });
   await app.register(libraryRoutes, { services });
   await app.register(economyRoutes, { services });

@@ -83,6 +83,12 @@ async function main() {
     if (deleted > 0) logger.info({ deleted }, "expired sessions deleted");
   };
   scheduleSweeps("expired-session sweep", onlyOnLeader(app.services.leader, expiredSessions), config.uploadSweepIntervalMs, logger);
+  // Suites in the recycle bin longer than 30 days, purged for good (ADR 0065), as often and on the same instance.
+  const binnedSuites = async () => {
+    const purged = await app.services.suiteList.purgeExpired();
+    if (purged > 0) logger.info({ purged }, "suites purged from the recycle bin");
+  };
+  scheduleSweeps("recycle-bin purge", onlyOnLeader(app.services.leader, binnedSuites), config.uploadSweepIntervalMs, logger);
   if (config.outboundAllow.length > 0) logger.warn({ outboundAllow: config.outboundAllow }, "OUTBOUND_ALLOW: plugins may reach these non-public addresses");
   logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
 }

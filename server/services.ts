@@ -1,4 +1,5 @@
 import path from "node:path";
+import { adminExportService } from "./modules/admin-export/service.js";
 import type { AppDatabase, DbLogger } from "./db/open.js";
 import type { DatabaseEngine } from "./db/types.js";
 import type { EventBus } from "./events/bus.js";
@@ -137,6 +138,16 @@ export function createServices({
   });
   // Visitors, sessions, accounts and mail, libraries, plays, the back office's accounts.
   const accounts = accountServices({ db, logger, core, publicUrl, mail, uploadsDir, initialPasswordFile: path.join(system.dataDir, INITIAL_PASSWORD_FILE) });
+  // CSV exports of the back office's tables, over each table's own query (ADR 0065).
+  const adminExport = adminExportService({
+    audit: core.audit,
+    sources: {
+      suites: (q) => catalog.suiteList.source(q),
+      users: (q) => accounts.adminUsers.source(q),
+      collected: (q) => searching.collected.source(q),
+      audit: (q) => accounts.auditTrail.source(q),
+    },
+  });
   // One flat object, as routes, loaders and tests use it.
   return {
     ...core,
@@ -149,6 +160,7 @@ export function createServices({
     ...catalog,
     ...searching,
     ...accounts,
+    adminExport,
   };
 }
 

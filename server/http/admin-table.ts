@@ -48,6 +48,11 @@ export interface AdminTableDefinition {
   /** The default sort column (default `id`) and the table's id column, which breaks ties. */
   defaultSort?: string;
   tieBreak: ColumnExpr;
+  /**
+   * The table the columns are read from, as the repository's FROM names it (`sql\`${items} ${i}\``):
+   * with it, a query can go on after a given row (`TableQuery.after`, the export's keyset).
+   */
+  from?: SQL;
 }
 
 const KEY = /^[a-zA-Z0-9_\-.]+$/u;
@@ -134,6 +139,36 @@ export interface TableQuery {
   orderBy: SQL;
   limit: number;
   offset: number;
+  /**
+   * The rows that come after the row whose id (tie-break) is `id` in this order: the next page
+   * of a walk through every match without an offset (the sort value is read from that row).
+   * Only for tables that declare `from`.
+   */
+  after?: (id: number) => SQL;
+}
+
+/** A table's matches for a walk page by page (exports): the query, and how to read one page of it. */
+export interface TableSource<R> {
+  query: TableQuery;
+  page: (q: TableQuery) => Promise<R[]>;
+}
+
+/**
+ * Every row of `source`, `size` at a time: each page starts after the last row of the one before
+ * (the sort value and id, both in the order's index), so the thousandth page costs what the first
+ * did and only one page is held at a time.
+ */
+export async function* everyRow<R extends { id: number }>(source: TableSource<R>, size = 1000): AsyncGenerator<R> {
+  const { query } = source;
+  if (!query.after) throw new Error("everyRow needs a table that declares `from`");
+  let last: number | undefined;
+  for (;;) {
+    const where = last === undefined ? query.where : sql`${query.where} and ${query.after(last)}`;
+    const rows = await source.page({ ...query, where, limit: size, offset: 0 });
+    yield* rows;
+    if (rows.length < size) return;
+    last = rows[rows.length - 1]!.id;
+  }
 }
 
 /** A LIKE pattern matching `term` anywhere (its %, _ and \\ taken literally), lower-cased. */
@@ -179,15 +214,29 @@ export function defineAdminTable(definition: AdminTableDefinition) {
     }
     const sortKey = q.sort ?? defaultSort;
     if (!Object.hasOwn(columns, sortKey)) throw badRequest(m.badSort);
-    const direction = (q.order ?? "desc").toLowerCase() === "asc" ? sql`asc` : sql`desc`;
+    const ascending = (q.order ?? "desc").toLowerCase() === "asc";
+    const direction = ascending ? sql`asc` : sql`desc`;
     // Ties fall back to the id, so pages never overlap.
     const sortColumn = columns[sortKey]!;
     const nulls = sortColumn.notNull ? sql`` : sql` nulls last`;
     const sortExpr = sortColumn.orderExpr ?? sortColumn.expr;
     const orderBy = sortExpr === tieBreak ? sql`${tieBreak} ${direction}` : sql`${sortExpr} ${direction}${nulls}, ${tieBreak} ${direction}`;
+    const { from } = definition;
+    const after = from
+      ? (id: number): SQL => {
+          const cmp = ascending ? sql`>` : sql`<`;
+          if (sortExpr === tieBreak) return sql`${tieBreak} ${cmp} ${id}`;
+          // The inner FROM names the table as the outer one does: inside, the columns are that row's.
+          const last = sql`(select ${sortExpr} from ${from} where ${tieBreak} = ${id})`;
+          const pair = sql`(${sortExpr}, ${tieBreak}) ${cmp} (${last}, ${id})`;
+          if (sortColumn.notNull) return pair;
+          // Nulls come last in either direction.
+          return sql`(case when ${last} is null then ${sortExpr} is null and ${tieBreak} ${cmp} ${id} else (${pair} or ${sortExpr} is null) end)`;
+        }
+      : undefined;
     const limit =
       q.limit === undefined ? ADMIN_TABLE_PAGE_SIZE : q.limit === 0 ? ADMIN_TABLE_MAX_PAGE_SIZE : Math.min(q.limit, ADMIN_TABLE_MAX_PAGE_SIZE);
     const offset = q.page !== undefined && q.offset === undefined ? (q.page - 1) * limit : (q.offset ?? 0);
-    return { where: parts.length ? sql.join(parts, sql` and `) : sql`true`, orderBy, limit, offset };
+    return { where: parts.length ? sql.join(parts, sql` and `) : sql`true`, orderBy, limit, offset, ...(after ? { after } : {}) };
   };
 }

@@ -116,6 +116,13 @@ export const items = pgTable(
     searchText: text("search_text").notNull().default(""),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * In the recycle bin since (ADR 0065); null = not deleted. A deleted item is `hidden` (so every
+     * public list, search, chart, page and sitemap leaves it out, as a hidden one) and purged after 30 days.
+     */
+    deletedAt: tstz("deleted_at"),
+    /** The status a restore gives back (the one it had when deleted). */
+    deletedStatus: text("deleted_status", { enum: ITEM_STATUSES }),
   },
   (t) => [
     oneOf("items_kind_check", t.kind, ITEM_KINDS),
@@ -147,6 +154,8 @@ export const items = pgTable(
     // (the heap pages of 50,000 items are ~60 MB: 0.3 s a sitemap at 1,500,000 items).
     index("items_sitemap_idx").on(t.id, t.updatedAt).where(sql`${t.status} = 'normal'`),
     index("items_recommended_idx").on(t.publishedAt).where(sql`${t.recommended}`),
+    // The recycle bin's purge: the few deleted items, oldest first.
+    index("items_deleted_idx").on(t.deletedAt).where(sql`${t.deletedAt} is not null`),
     // Collected items map back to their origin exactly once.
     uniqueIndex("items_source_uq").on(t.sourceSite, t.sourceId).where(sql`${t.sourceId} is not null`),
   ],

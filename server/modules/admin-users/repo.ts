@@ -39,10 +39,14 @@ const count = sql<number>`count(*)::int`;
 
 /** SQL of the back office's members (issue 12). */
 export function adminUserRepo(db: Executor) {
+  /** One page of the back office's table. */
+  const page = (q: TableQuery): Promise<UserTableRow[]> => db.select(TABLE_ROW).from(u).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset);
   return {
+    page,
+
     async table(q: TableQuery): Promise<{ total: number; rows: UserTableRow[] }> {
       const [rows, [counted]] = await Promise.all([
-        db.select(TABLE_ROW).from(u).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset),
+        page(q),
         db.select({ n: count }).from(u).where(q.where),
       ]);
       return { total: counted!.n, rows };

@@ -1,4 +1,5 @@
 import { type AdminTableQuery } from "@contracts/admin-table";
+import type { AuditAction } from "@contracts/audit-labels";
 import { adminUserMessages as m, type AdminUserPatch, type AdminUserRow, USER_STATUS_TEXT } from "@contracts/admin-people";
 import type { AppDatabase } from "../../db/types.js";
 import { conflict, notFound } from "../../errors.js";
@@ -8,6 +9,7 @@ import type { AuditActor, AuditService } from "../audit/service.js";
 import { economyRepo } from "../economy/repo.js";
 import { adminUserRepo, type UserChange, type UserRecord } from "./repo.js";
 import { userDownloadTable, userTable } from "./table.js";
+import type { TableSource } from "../../http/admin-table.js";
 
 const seconds = (at: Date | null) => (at ? Math.floor(at.getTime() / 1000) : null);
 
@@ -30,7 +32,7 @@ export interface AdminUserServiceOptions {
  */
 export function adminUserService(db: AppDatabase, { audit, sessions }: AdminUserServiceOptions) {
   /** Locks the member, applies `change`, records `action`; answers the member before and after. */
-  async function change(actor: AuditActor, id: number, action: string, build: (repo: ReturnType<typeof adminUserRepo>, before: UserRecord) => Promise<UserChange>) {
+  async function change(actor: AuditActor, id: number, action: AuditAction, build: (repo: ReturnType<typeof adminUserRepo>, before: UserRecord) => Promise<UserChange>) {
     try {
       return await db.transaction(async (tx: Tx) => {
         const repo = adminUserRepo(tx);
@@ -63,6 +65,11 @@ export function adminUserService(db: AppDatabase, { audit, sessions }: AdminUser
     async table(query: AdminTableQuery): Promise<{ total: number; rows: AdminUserRow[] }> {
       const { total, rows } = await adminUserRepo(db).table(userTable(query));
       return { total, rows: rows.map(withText) };
+    },
+
+    /** Every match of the table's query, page by page (the CSV export). */
+    source(query: AdminTableQuery): TableSource<AdminUserRow> {
+      return { query: userTable(query), page: async (q) => (await adminUserRepo(db).page(q)).map(withText) };
     },
 
     async update(actor: AuditActor, id: number, patch: AdminUserPatch): Promise<AdminUserRow> {

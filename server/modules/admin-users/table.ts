@@ -27,6 +27,7 @@ export const userTable = defineAdminTable({
     return /^\d{1,9}$/u.test(term) ? sql`(${text} or ${u.id} = ${Number(term)})` : text;
   },
   tieBreak: u.id,
+  from: sql`${users} ${u}`,
 });
 
 /** One member's downloads. */

@@ -1,3 +1,4 @@
+import type { AuditAction } from "@contracts/audit-labels";
 import type { FastifyRequest } from "fastify";
 import { auditLog } from "../../db/schema/index.js";
 import type { AppDatabase } from "../../db/types.js";
@@ -15,8 +16,8 @@ export interface AuditActor {
 }
 
 export interface AuditEntry {
-  /** `{target}.{verb}`, e.g. `suite.create`, `suite.delete`, `category.update`, `collected.process`. */
-  action: string;
+  /** `{target}.{verb}`, e.g. `suite.create`: one of the labelled codes (contracts/audit-labels.ts). */
+  action: AuditAction;
   targetType: string;
   targetId?: string | number | null;
   /** The record before and after (null when created / deleted); plain JSON. */

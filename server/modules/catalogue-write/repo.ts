@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { bulkInsert } from "../../db/bulk.js";
 import { blockItems, blocks, categories, items, sourceSites } from "../../db/schema/index.js";
@@ -62,6 +62,26 @@ export function catalogueWriteRepo(db: Executor) {
 
     async updateItems(ids: readonly number[], patch: Partial<ItemRow>): Promise<void> {
       await db.update(items).set({ ...patch, updatedAt: new Date() }).where(inArray(items.id, [...ids]));
+    },
+
+    /** Into the recycle bin: hidden, its status kept to restore; answers the ids that were not there yet. */
+    async trashItems(ids: readonly number[]): Promise<number[]> {
+      const rows = await db
+        .update(items)
+        .set({ deletedStatus: sql`${items.status}`, status: "hidden", deletedAt: new Date(), updatedAt: new Date() })
+        .where(and(inArray(items.id, [...ids]), isNull(items.deletedAt)))
+        .returning({ id: items.id });
+      return rows.map((r) => r.id);
+    },
+
+    /** Out of the recycle bin with the status it had; answers the ids that were in it. */
+    async restoreItems(ids: readonly number[]): Promise<number[]> {
+      const rows = await db
+        .update(items)
+        .set({ status: sql`coalesce(${items.deletedStatus}, 'hidden')`, deletedStatus: null, deletedAt: null, updatedAt: new Date() })
+        .where(and(inArray(items.id, [...ids]), isNotNull(items.deletedAt)))
+        .returning({ id: items.id });
+      return rows.map((r) => r.id);
     },
 
     async deleteItems(ids: readonly number[]): Promise<void> {

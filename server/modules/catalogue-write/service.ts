@@ -75,6 +75,27 @@ function writer(db: Executor, events: CatalogueEvent[]) {
       return places.map((p) => p.id);
     },
 
+    /**
+     * Into the recycle bin (ADR 0065): hidden like a hidden item (every public answer leaves it
+     * out; kept answers showing it drop), restorable. Answers the ids moved (not those already there).
+     */
+    async trashItems(ids: readonly number[]): Promise<number[]> {
+      const places = await repo.lockItems(ids);
+      if (places.length === 0) return [];
+      const moved = await repo.trashItems(places.map((p) => p.id));
+      if (moved.length) events.push(itemsEvent("updated", places.filter((p) => moved.includes(p.id))));
+      return moved;
+    },
+
+    /** Out of the recycle bin with the status each had; answers the ids restored. */
+    async restoreItems(ids: readonly number[]): Promise<number[]> {
+      const places = await repo.lockItems(ids);
+      if (places.length === 0) return [];
+      const restored = await repo.restoreItems(places.map((p) => p.id));
+      if (restored.length) events.push(itemsEvent("updated", places.filter((p) => restored.includes(p.id))));
+      return restored;
+    },
+
     async deleteItems(ids: readonly number[]): Promise<number[]> {
       const places = await repo.lockItems(ids);
       if (places.length === 0) return [];

@@ -1,7 +1,7 @@
 import type { AppDatabase, DbLogger } from "../../db/open.js";
 import type { CollectTrigger, CollectUnit } from "../../db/schema/index.js";
 import { AppError, badRequest, notFound } from "../../errors.js";
-import type { AuditActor, AuditService } from "../audit/service.js";
+import type { AuditActor, AuditEntry, AuditService } from "../audit/service.js";
 import { genericSourceConfig, type GenericSourceConfig } from "../sources/adapters/generic-config.js";
 import type { SourceDirectory } from "../sources/directory.js";
 import { planFor as builtinPlanFor } from "./plans.js";
@@ -115,7 +115,7 @@ export function createCollector(options: CollectorOptions) {
             // A job already queued or running is answered again: only a new one is a change.
             if (queued.created) {
               const { job } = queued;
-              const entry = { action: "collect.start", targetType: "collect_job", targetId: job.id, after: { source: job.source, state: job.state, planSize: job.plan.length }, detail: { requested: by.requested } };
+              const entry: AuditEntry = { action: "collect.start", targetType: "collect_job", targetId: job.id, after: { source: job.source, state: job.state, planSize: job.plan.length }, detail: { requested: by.requested } };
               await options.audit!.record(by.actor, entry, tx as unknown as AppDatabase);
             }
             return queued;
@@ -175,7 +175,7 @@ export function createCollector(options: CollectorOptions) {
           ? await db.transaction(async (tx) => {
               const job = await collectRepo(tx as unknown as AppDatabase).cancel(id);
               if (job) {
-                const entry = { action: "collect.cancel", targetType: "collect_job", targetId: job.id, after: { source: job.source, state: job.state, pagesDone: job.pagesDone } };
+                const entry: AuditEntry = { action: "collect.cancel", targetType: "collect_job", targetId: job.id, after: { source: job.source, state: job.state, pagesDone: job.pagesDone } };
                 await options.audit!.record(actor, entry, tx as unknown as AppDatabase);
               }
               return job;

@@ -45,7 +45,10 @@ export interface ExistingItem {
  * through the write service.
  */
 export function collectedRepo(db: Executor) {
+  /** One page of the back office's table. */
+  const page = (q: TableQuery): Promise<CollectedTableRow[]> => db.select(TABLE_ROW).from(t).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset);
   return {
+    page,
     /** The row, locked until the transaction ends (two admins processing it take turns). */
     async lock(id: number): Promise<CollectedRow | undefined> {
       const [row] = await db.select().from(collectedItems).where(eq(collectedItems.id, id)).for("update");
@@ -84,10 +87,11 @@ export function collectedRepo(db: Executor) {
         .where(eq(collectedItems.id, id));
     },
 
+
     /** A page of the back office's table and the count of all rows that match. */
     async table(q: TableQuery): Promise<{ total: number; rows: CollectedTableRow[] }> {
       const [rows, [counted]] = await Promise.all([
-        db.select(TABLE_ROW).from(t).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset),
+        page(q),
         db.select({ n: sql<number>`count(*)::int` }).from(t).where(q.where),
       ]);
       return { total: counted!.n, rows };

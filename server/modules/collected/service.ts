@@ -9,8 +9,15 @@ import type { SourceDirectory } from "../sources/directory.js";
 import { mapCollected, sourceIdOf } from "./mapping.js";
 import { collectedRepo, type CollectedTableRow } from "./repo.js";
 import { collectedTable } from "./table.js";
+import type { TableSource } from "../../http/admin-table.js";
 
 const STATUS_TEXT = { 0: "未处理", 1: "已处理" } as const;
+
+/** The table's query, with the screen's status shortcut. */
+function tableQuery(query: CollectedIndexQuery) {
+  const { status, ...rest } = query;
+  return collectedTable(rest, status && status !== "all" ? [sql`status = ${Number(status)}`] : []);
+}
 
 function toTableRow(r: CollectedTableRow): CollectedRow {
   const status = r.status === 1 ? "1" : "0";
@@ -126,10 +133,13 @@ export function collectedService(db: AppDatabase, { writes, sourceDirectory, log
 
     /** The back office's table (ADMIN-API.md conventions): `{total, rows}`. */
     async table(query: CollectedIndexQuery): Promise<{ total: number; rows: CollectedRow[] }> {
-      const { status, ...rest } = query;
-      const byStatus = status && status !== "all" ? [sql`status = ${Number(status)}`] : [];
-      const { total, rows } = await collectedRepo(db).table(collectedTable(rest, byStatus));
+      const { total, rows } = await collectedRepo(db).table(tableQuery(query));
       return { total, rows: rows.map(toTableRow) };
+    },
+
+    /** Every match of the table's query, page by page (the CSV export). */
+    source(query: CollectedIndexQuery): TableSource<CollectedRow> {
+      return { query: tableQuery(query), page: async (q) => (await collectedRepo(db).page(q)).map(toTableRow) };
     },
 
     /**

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { collectedItems as c } from "../../db/schema/index.js";
 import { column, defineAdminTable, titleOrIdSearch } from "../../http/admin-table.js";
 
@@ -24,4 +25,5 @@ export const collectedTable = defineAdminTable({
   },
   search: titleOrIdSearch(c.title, c.id),
   tieBreak: c.id,
+  from: sql`${c}`,
 });

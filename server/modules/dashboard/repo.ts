@@ -37,7 +37,7 @@ export function dashboardRepo(db: AppDatabase) {
   return {
     /** Suites are the mixes (kind 'mix'), hidden ones included: what the suite table lists. */
     suites: (today: Date, yesterday: Date) =>
-      one(db.select(counts(items.createdAt, today, yesterday)).from(items).where(sql`${items.kind} = 'mix'`)),
+      one(db.select(counts(items.createdAt, today, yesterday)).from(items).where(sql`${items.kind} = 'mix' and ${items.deletedAt} is null`)),
     users: (today: Date, yesterday: Date) => one(db.select(counts(users.createdAt, today, yesterday)).from(users)),
     /**
      * A history counter (daily_counters) on two China days: plays and views are kept there with

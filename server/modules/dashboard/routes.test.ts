@@ -256,8 +256,11 @@ describe.each(testEngines())("the admin dashboard on %s", (engine) => {
     const viewLine = (await series("?days=3")).views;
     expect(viewLine).toEqual([0, 1, 2]);
 
+    // Deleted for good: into the recycle bin, then purged from it (ADR 0065).
     const res = await app.inject({ method: "DELETE", url: `/api/sutie/${todayId}`, headers: superHeaders });
     expect(res.statusCode, res.body).toBe(200);
+    const purged = await app.inject({ method: "POST", url: "/api/sutie/purge", payload: { ids: [todayId] }, headers: superHeaders });
+    expect(purged.statusCode, purged.body).toBe(200);
     expect(await queryRows(db, sql`select id from play_events where item_id = ${todayId}`)).toEqual([]); // the events went with it
     now += 11_000;
     expect((await dashboard()).stats.playsToday).toEqual(cards);

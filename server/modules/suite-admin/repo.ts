@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { SuiteFormData } from "@contracts/suite-form";
 import { suitePath } from "@contracts/paths";
 import { categories, items, sourceSites } from "../../db/schema/index.js";
@@ -34,7 +34,7 @@ export function suiteAdminRepo(db: Pick<Executor, "select">) {
           recommended: items.recommended,
         })
         .from(items)
-        .where(eq(items.id, id));
+        .where(and(eq(items.id, id), isNull(items.deletedAt))); // one in the recycle bin is restored before it is edited
       return row ? { ...row, djlist: row.djlist ?? [], url: suitePath(row.id) } : null;
     },
 

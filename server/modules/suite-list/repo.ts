@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { categories, type ItemKind, items } from "../../db/schema/index.js";
 import type { LeftJoined, RowOf } from "../../db/sql.js";
@@ -41,6 +41,7 @@ const SNAPSHOT = {
   sourceSite: items.sourceSite,
   sourceId: items.sourceId,
   publishedAt: sql<string>`to_char(${items.publishedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+  deletedAt: sql<string | null>`to_char(${items.deletedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
 };
 export type SuiteSnapshot = RowOf<typeof SNAPSHOT>;
 
@@ -84,6 +85,12 @@ export function suiteListRepo(db: AppDatabase) {
     async snapshots(ids: readonly number[], tx: Pick<Executor, "select"> = db): Promise<SuiteSnapshot[]> {
       if (ids.length === 0) return [];
       return tx.select(SNAPSHOT).from(items).where(inArray(items.id, [...ids])).orderBy(items.id);
+    },
+
+    /** Suites in the recycle bin since before `cutoff`, oldest first (the purge's next batch). */
+    async binnedBefore(cutoff: Date, limit: number): Promise<number[]> {
+      const rows = await db.select({ id: items.id }).from(items).where(lt(items.deletedAt, cutoff)).orderBy(asc(items.deletedAt)).limit(limit);
+      return rows.map((r) => r.id);
     },
 
     /** Every category for the table's filter (enabled or not: a disabled one still holds suites). */

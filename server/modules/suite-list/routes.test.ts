@@ -3,7 +3,7 @@
  * deletes and enable/disable, with their audit rows, on both engines. Who may call them at all
  * is server/route-access.test.ts's matrix; here: behaviour, bad input and nothing changed.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, items } from "../../db/schema/index.js";
@@ -28,7 +28,8 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
   const ids = (res: { json(): { rows: { id: number }[] } }) => res.json().rows.map((r) => r.id);
   const del = (url: string, body?: object, headers: Record<string, string> = editor.headers) =>
     app.inject({ method: "DELETE", url, headers, ...(body ? { payload: body } : {}) });
-  const count = async () => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(items))[0]!.n;
+  // Items in use: a deleted suite waits in the recycle bin (ADR 0065; recycle-bin.test.ts).
+  const count = async () => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(items).where(isNull(items.deletedAt)))[0]!.n;
   const audits = (action: string) =>
     t.database.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(auditLog.id);
   const publicAnswer = (id: number) => app.inject({ url: `/api/forntend/getmusicinfo?id=${id}` });
@@ -225,7 +226,7 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
     expect(await audits("suite.delete")).toHaveLength(0);
   });
 
-  it("deletes one suite and a batch: audited with the record before, gone from the public site at once", async () => {
+  it("deletes one suite and a batch: audited with the record before and in the recycle bin after, gone from the public site at once", async () => {
     const [one, a, b] = [mixes[0]!, mixes[2]!, mixes[3]!];
     for (const id of [one, a, b]) expect((await publicAnswer(id)).statusCode).toBe(200);
     const single = await del(`/api/sutie/${one}`);
@@ -244,7 +245,7 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
       [editor.id, String(a)],
       [editor.id, String(b)],
     ]);
-    expect(rows[0]!.detail).toMatchObject({ before: { id: one, kind: "mix", title: "夜曲串烧 Vol.1", categoryId: cat.manyao }, after: null });
+    expect(rows[0]!.detail).toMatchObject({ before: { id: one, kind: "mix", title: "夜曲串烧 Vol.1", categoryId: cat.manyao }, after: { id: one, status: "hidden", deletedAt: expect.any(String) } });
     expect(rows[1]!.detail).toMatchObject({ before: { id: a, title: "ＤＪ阿福 夜店" }, batch: [b, a] });
     expect((await del(`/api/sutie/${one}`)).statusCode).toBe(404);
   });

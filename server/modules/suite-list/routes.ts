@@ -50,7 +50,7 @@ export const suiteListRoutes: FastifyPluginAsync<{ services: AppServices }> = as
     {
       schema: {
         tags,
-        summary: "批量删除套曲 (全部存在才删除, 否则 404 且不删除任何一条)",
+        summary: "批量删除套曲 (移入回收站; 全部存在才删除, 否则 404 且不删除任何一条)",
         body: suiteIdsBodySchema,
         response: { 200: envelope(suiteIdsResultSchema) },
       },
@@ -61,9 +61,35 @@ export const suiteListRoutes: FastifyPluginAsync<{ services: AppServices }> = as
   api.delete(
     "/api/sutie/:id",
     {
-      schema: { tags, summary: "删除套曲", params: suiteIdParamsSchema, response: { 200: envelope(suiteIdsResultSchema) } },
+      schema: { tags, summary: "删除套曲 (移入回收站, 前台立即不可见; 30 天后彻底删除)", params: suiteIdParamsSchema, response: { 200: envelope(suiteIdsResultSchema) } },
     },
     async (request) => ok({ ids: await suites.delete(auditActor(request), [request.params.id], false) }, t.deleteOk),
+  );
+
+  api.post(
+    "/api/sutie/restore",
+    {
+      schema: {
+        tags,
+        summary: "从回收站还原套曲 (恢复删除前的状态; 全部在回收站中才还原, 否则 404 且不还原任何一条)",
+        body: suiteIdsBodySchema,
+        response: { 200: envelope(suiteIdsResultSchema) },
+      },
+    },
+    async (request) => ok({ ids: await suites.restore(auditActor(request), request.body.ids) }, m.restoreOk),
+  );
+
+  api.post(
+    "/api/sutie/purge",
+    {
+      schema: {
+        tags,
+        summary: "彻底删除回收站中的套曲 (无法恢复; 全部在回收站中才删除)",
+        body: suiteIdsBodySchema,
+        response: { 200: envelope(suiteIdsResultSchema) },
+      },
+    },
+    async (request) => ok({ ids: await suites.purge(auditActor(request), request.body.ids) }, m.purgeOk),
   );
 
   api.post(

@@ -30,7 +30,7 @@ const columns = {
     publishtime: time(i.publishedAt),
 } satisfies AdminTableDefinition["columns"];
 
-export const suiteTable = defineAdminTable({ columns, search: titleOrIdSearch, tieBreak: id });
+export const suiteTable = defineAdminTable({ columns, search: titleOrIdSearch, tieBreak: id, from: sql`${items} ${i}` });
 
 /**
  * `search`: the id, or the title contains the text (case-insensitive). The trigram index of

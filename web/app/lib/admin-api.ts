@@ -74,3 +74,43 @@ export async function adminTablePage<Row>(
   // `capped`: a keyword matched more rows than the server counted; `total` is its cap.
   return { total: Number(table.total ?? 0), rows: table.rows, capped: table.capped === true };
 }
+
+/** The name a `Content-Disposition` gives a download: its UTF-8 form (RFC 5987) when there is one. */
+export function downloadName(disposition: string | null, fallback: string): string {
+  const utf8 = /filename\*=UTF-8''([^;]+)/iu.exec(disposition ?? "");
+  if (utf8) {
+    try {
+      return decodeURIComponent(utf8[1]!);
+    } catch {
+      // a malformed name: the plain one below
+    }
+  }
+  return /filename="([^"]+)"/iu.exec(disposition ?? "")?.[1] ?? fallback;
+}
+
+/**
+ * A file of the back office (a CSV export) with the admin token, saved under the server's name.
+ * A refusal (its envelope's msg) is thrown as an Error.
+ */
+export async function adminDownload(path: string, query: Record<string, string | number | undefined>, fallbackName: string): Promise<string> {
+  const token = storedAdminToken();
+  if (!token) throw new ApiUnavailableError("not signed in");
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+  const response = await fetch(`${path}?${params}`, { headers: { Authorization: `Bearer ${token}` } });
+  if (!response.ok) {
+    const json = (await response.json().catch(() => ({}))) as { msg?: string };
+    if (response.status === 401) adminSessionLost();
+    throw new Error(json.msg || `HTTP ${response.status}`);
+  }
+  const name = downloadName(response.headers.get("content-disposition"), fallbackName);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return name;
+}

@@ -19,6 +19,8 @@ export interface AdminTableHandle {
   reload(): void;
   /** Clears the selection (after a batch action). */
   clearSelection(): void;
+  /** The query shown now without its paging (keyword, filters, sort): what an export of the table takes. */
+  query(): Record<string, string | number | undefined>;
 }
 
 export interface AdminTableProps<Row extends { id: number | string }> {
@@ -93,7 +95,9 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
     void load();
   }, [load, version]);
 
-  useImperativeHandle(ref, () => ({ reload: () => setVersion((v) => v + 1), clearSelection: () => setSelected([]) }), []);
+  const shown = useRef<Record<string, string | number | undefined>>({});
+  shown.current = { ...(JSON.parse(paramsText) as Record<string, string | number | undefined>), search: search || undefined, filter: filterText, op: opText, sort: sort.field, order: sort.order };
+  useImperativeHandle(ref, () => ({ reload: () => setVersion((v) => v + 1), clearSelection: () => setSelected([]), query: () => shown.current }), []);
 
   const onChange: TableProps<Row>["onChange"] = (pagination, _filters, sorter) => {
     const one = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;

@@ -1,8 +1,42 @@
 import type { AuditRow } from "@contracts/admin-accounts";
+import { auditFieldLabel } from "@contracts/audit-labels";
 import styles from "./audit-change.module.css";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const show = (v: unknown) => (v === undefined ? "" : JSON.stringify(v, null, 2));
+/** A text as its lines (a footer, a description), anything else as indented JSON. */
+const show = (v: unknown) => (v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v, null, 2));
+
+/** A field's Chinese name, its key beside it (what the API and exports call it). */
+function Field({ name }: { name: string }) {
+  const label = auditFieldLabel(name);
+  return label === name ? <>{name}</> : (
+    <>
+      {label} <code className={styles.key}>{name}</code>
+    </>
+  );
+}
+
+/** A record's fields as a table of names and values (the 其他 part, or a created/deleted record). */
+function Fields({ record }: { record: Record<string, unknown> }) {
+  return (
+    <table className={styles.fields}>
+      <tbody>
+        {Object.entries(record).map(([k, v]) => (
+          <tr key={k}>
+            <th>
+              <Field name={k} />
+            </th>
+            <td>
+              <pre>{show(v)}</pre>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const Value = ({ value }: { value: unknown }) => (value === null || value === undefined ? <pre>（无）</pre> : isRecord(value) ? <Fields record={value} /> : <pre>{show(value)}</pre>);
 
 /**
  * An audit row's change: before and after side by side; for two records, the fields that
@@ -26,7 +60,9 @@ export function AuditChange({ row }: { row: AuditRow }) {
           <tbody>
             {[...changed, ...keys.filter((k) => !changed.includes(k))].map((k) => (
               <tr key={k} className={changed.includes(k) ? styles.changed : undefined}>
-                <td>{k}</td>
+                <td>
+                  <Field name={k} />
+                </td>
                 <td>
                   <pre>{show((before as Record<string, unknown>)[k])}</pre>
                 </td>
@@ -41,18 +77,18 @@ export function AuditChange({ row }: { row: AuditRow }) {
         <div className={styles.columns}>
           <div>
             <h4>修改前</h4>
-            <pre>{before === null ? "（无）" : show(before)}</pre>
+            <Value value={before} />
           </div>
           <div>
             <h4>修改后</h4>
-            <pre>{after === null ? "（无）" : show(after)}</pre>
+            <Value value={after} />
           </div>
         </div>
       )}
       {Object.keys(detail).length > 0 ? (
         <div>
           <h4>其他</h4>
-          <pre>{show(detail)}</pre>
+          <Fields record={detail} />
         </div>
       ) : null}
     </div>

@@ -1,11 +1,12 @@
-import { AUDIT_ACTION_NAMES, AUDIT_TARGET_NAMES } from "@contracts/admin-account-texts";
+import { AUDIT_ACTION_LABELS, AUDIT_TARGET_NAMES, auditActionLabel } from "@contracts/audit-labels";
 import type { AdminRow, AuditRow } from "@contracts/admin-accounts";
-import { DatePicker, Input, Select, Space, Tag } from "antd";
+import { AutoComplete, DatePicker, Input, Select, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import type { Dayjs } from "dayjs";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
-import { AdminTable } from "../../components/admin/AdminTable";
+import { ExportButton } from "../../components/admin/ExportButton";
+import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { AuditChange } from "../../components/admin/AuditChange";
 import { formatAdminTime } from "../../components/admin/admin-time";
 import { adminTablePage } from "../../lib/admin-api";
@@ -14,6 +15,7 @@ import { pageMeta } from "../../lib/site";
 export const meta = () => pageMeta("审计日志");
 
 const TARGET_OPTIONS = Object.entries(AUDIT_TARGET_NAMES).map(([value, label]) => ({ value, label: `${label} (${value})` }));
+const ACTION_OPTIONS = Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label: `${label} (${value})` }));
 
 /** 审计日志 (超级管理员 only: the admin layout shows an editor 需要超级管理员权限 instead): who changed what, when, from where, before and after; newest first. */
 export default function AuditPage() {
@@ -29,6 +31,7 @@ function AuditScreen() {
   const [action, setAction] = useState("");
   const [targetType, setTargetType] = useState<string | undefined>();
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const table = useRef<AdminTableHandle>(null);
   const [admins, setAdmins] = useState<{ value: number; label: string }[]>([]);
 
   useEffect(() => {
@@ -67,8 +70,7 @@ function AuditScreen() {
       key: "action",
       render: (a: string) => (
         <span>
-          {AUDIT_ACTION_NAMES[a] ? `${AUDIT_ACTION_NAMES[a]} ` : ""}
-          <code>{a}</code>
+          {auditActionLabel(a)} <code style={{ color: "#8c8c8c", fontSize: 12 }}>{a}</code>
         </span>
       ),
     },
@@ -83,15 +85,19 @@ function AuditScreen() {
   const filters = (
     <Space wrap data-testid="audit-filters">
       <Select allowClear placeholder="管理员" style={{ width: 160 }} options={admins} value={adminId} onChange={setAdminId} showSearch={{ optionFilterProp: "label" }} />
-      <Input.Search allowClear placeholder="操作，如 suite.update" style={{ width: 200 }} onSearch={setAction} />
+      <AutoComplete options={ACTION_OPTIONS} onSelect={(code: string) => setAction(code)} style={{ width: 220 }} popupMatchSelectWidth={260} showSearch={{ filterOption: (input, option) => option!.label.includes(input.trim()) }}>
+        <Input.Search allowClear placeholder="操作，如 suite.update" onSearch={setAction} />
+      </AutoComplete>
       <Select allowClear placeholder="对象类型" style={{ width: 150 }} options={TARGET_OPTIONS} value={targetType} onChange={setTargetType} />
       <DatePicker.RangePicker allowEmpty={[true, true]} value={range} onChange={(v) => setRange(v)} placeholder={["开始日期", "结束日期"]} />
+      <ExportButton table="audit" query={() => table.current?.query() ?? {}} />
     </Space>
   );
 
   return (
     <>
       <AdminTable<AuditRow>
+        ref={table}
         api="/api/pandaadmin/audit/index"
         columns={columns}
         filter={filter}

@@ -4,6 +4,7 @@ import { App, Button, Radio, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useCallback, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
+import { ExportButton } from "../../components/admin/ExportButton";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { CollectProgress } from "../../components/admin/people/CollectProgress";
 import { adminCall } from "../../lib/admin-api";
@@ -138,6 +139,7 @@ export default function CollectData() {
             <Button type="primary" disabled={ids.length === 0} onClick={() => void process(ids)}>
               批量处理
             </Button>
+            <ExportButton table="collected" query={() => table.current?.query() ?? {}} />
             <DeleteConfirm title={`删除选中的 ${ids.length} 条采集数据？`} onConfirm={() => remove(ids)} label="批量删除" disabled={ids.length === 0} />
           </>
         )}

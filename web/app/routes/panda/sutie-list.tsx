@@ -1,12 +1,13 @@
-import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { DeleteOutlined, PlusOutlined, UndoOutlined } from "@ant-design/icons";
 import { adminTableMessages as t } from "@contracts/admin-table-texts";
 import { suitePath } from "@contracts/paths";
 import { SUITE_MODEL_ID, type SuiteListRow, type SuiteChannelOption, suiteListMessages as m } from "@contracts/suite-list-texts";
-import { App, Button, Popconfirm, Select, Space, Tag } from "antd";
+import { Alert, App, Button, Popconfirm, Segmented, Select, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table/interface";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { AdminPage } from "../../components/admin/AdminPage";
+import { ExportButton } from "../../components/admin/ExportButton";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
@@ -37,6 +38,8 @@ export default function SuiteList() {
   const table = useRef<AdminTableHandle>(null);
   const [channels, setChannels] = useState<SuiteChannelOption[]>([]);
   const [channel, setChannel] = useState<number | undefined>();
+  // 回收站: the deleted suites (trash=1), with 还原 and 彻底删除 instead of the usual actions.
+  const [bin, setBin] = useState(false);
 
   useEffect(() => {
     void adminCall<SuiteChannelOption[]>("GET", "/api/pandaadmin/sutie/channels")
@@ -58,6 +61,19 @@ export default function SuiteList() {
       table.current?.reload();
     } catch {
       void message.error(failed);
+    }
+  }
+
+  /** 还原 or 彻底删除 suites of the recycle bin. */
+  async function fromBin(ids: number[], action: "restore" | "purge") {
+    try {
+      const answer = await adminCall("POST", `/api/sutie/${action}`, { ids });
+      if (answer.code !== 1) return void message.error(answer.msg || t.deleteFailed);
+      void message.success(answer.msg);
+      table.current?.clearSelection();
+      table.current?.reload();
+    } catch {
+      void message.error(t.deleteFailed);
     }
   }
 
@@ -92,14 +108,22 @@ export default function SuiteList() {
       dataIndex: "status_text",
       key: "status",
       width: 90,
-      render: (text: string, row) => <Tag color={row.status === "normal" ? "success" : "default"}>{text}</Tag>,
+      render: (text: string, row) => (bin ? <Tag color="warning">已删除</Tag> : <Tag color={row.status === "normal" ? "success" : "default"}>{text}</Tag>),
     },
     { title: "发布时间", dataIndex: "publishtime_text", key: "publishtime", width: 180, sorter: true },
     {
       title: "操作",
       key: "actions",
       width: 200,
-      render: (_, row) => (
+      render: (_, row) =>
+        bin ? (
+          <Space size={4}>
+            <Button size="small" type="link" onClick={() => void fromBin([row.id], "restore")}>
+              还原
+            </Button>
+            <DeleteConfirm title={m.purgeConfirm(1)} label="彻底删除" onConfirm={() => fromBin([row.id], "purge")} link />
+          </Space>
+        ) : (
         <Space size={4}>
           <Link to={`/panda/edit/${row.id}`}>
             <Button size="small" type="link">
@@ -111,16 +135,17 @@ export default function SuiteList() {
           </Button>
           <DeleteConfirm title={m.deleteConfirm} onConfirm={() => remove([row.id], false)} link />
         </Space>
-      ),
+        ),
     },
   ];
 
   return (
     <AdminPage title="套曲列表">
+      {bin ? <Alert type="info" showIcon title={m.binTip} style={{ marginBottom: 12 }} /> : null}
       <AdminTable<SuiteListRow>
         ref={table}
         api="/pandaadmin/cms/archives/index"
-        params={{ model_id: SUITE_MODEL_ID }}
+        params={{ model_id: SUITE_MODEL_ID, trash: bin ? "1" : undefined }}
         columns={columns}
         searchPlaceholder={m.searchPlaceholder}
         filter={filter}
@@ -129,6 +154,27 @@ export default function SuiteList() {
         testId="suite-table"
         toolbar={({ ids }) => (
           <>
+            <Segmented
+              value={bin ? "bin" : "suites"}
+              onChange={(v) => {
+                table.current?.clearSelection();
+                setBin(v === "bin");
+              }}
+              options={[
+                { value: "suites", label: "全部套曲" },
+                { value: "bin", label: "回收站" },
+              ]}
+              data-testid="suite-bin-switch"
+            />
+            {bin ? (
+              <>
+                <Button icon={<UndoOutlined />} disabled={ids.length === 0} onClick={() => void fromBin(ids, "restore")}>
+                  批量还原
+                </Button>
+                <DeleteConfirm title={m.purgeConfirm(ids.length)} label="批量彻底删除" disabled={ids.length === 0} onConfirm={() => fromBin(ids, "purge")} />
+              </>
+            ) : (
+              <>
             <Link to="/panda/add">
               <Button type="primary" icon={<PlusOutlined />}>
                 添加
@@ -146,6 +192,9 @@ export default function SuiteList() {
                 批量删除
               </Button>
             </Popconfirm>
+              </>
+            )}
+            <ExportButton table="suites" query={() => table.current?.query() ?? {}} />
             <Select
               allowClear
               showSearch={{ optionFilterProp: "label" }}

@@ -4,6 +4,7 @@ import { App, Button, Drawer, Popconfirm, Select, Space, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
+import { ExportButton } from "../../components/admin/ExportButton";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
 import { CoinAdjustDialog } from "../../components/admin/people/CoinAdjustDialog";
 import { type EditableUser, UserEditDialog } from "../../components/admin/people/UserEditDialog";
@@ -114,17 +115,20 @@ export default function UserList() {
         filter={status ? { status } : undefined}
         testId="user-table"
         toolbar={() => (
-          <Select
-            aria-label="状态"
-            value={status}
-            onChange={setStatus}
-            style={{ width: 120 }}
-            options={[
-              { value: "", label: "全部状态" },
-              { value: "1", label: "正常" },
-              { value: "0", label: "禁用" },
-            ]}
-          />
+          <>
+            <Select
+              aria-label="状态"
+              value={status}
+              onChange={setStatus}
+              style={{ width: 120 }}
+              options={[
+                { value: "", label: "全部状态" },
+                { value: "1", label: "正常" },
+                { value: "0", label: "禁用" },
+              ]}
+            />
+            <ExportButton table="users" query={() => table.current?.query() ?? {}} />
+          </>
         )}
         tableProps={{ scroll: { x: 1390 } }}
       />
