@@ -7,7 +7,7 @@ import type { ColumnsType } from "antd/es/table/interface";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { AdminPage } from "../../components/admin/AdminPage";
-import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { AdminTable, type AdminTableHandle, batchLabel } from "../../components/admin/AdminTable";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
 import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
@@ -141,7 +141,7 @@ export default function SuiteList() {
               onConfirm={() => remove(ids, true)}
             >
               <Button danger icon={<DeleteOutlined />} disabled={ids.length === 0}>
-                批量删除
+                {batchLabel("批量删除", ids.length)}
               </Button>
             </Popconfirm>
             <Select

@@ -121,7 +121,6 @@ export default function UserList() {
             ]}
           />
         )}
-        tableProps={{ scroll: { x: 1300 } }}
       />
       <UserEditDialog
         user={editing}
