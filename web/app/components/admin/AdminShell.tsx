@@ -12,7 +12,7 @@ export function AdminContentSkeleton() {
   return (
     <div role="status" aria-live="polite" aria-busy="true" data-testid="admin-skeleton">
       <span className={styles.srOnly}>加载中...</span>
-      <Skeleton.Input active size="small" className={styles.skeletonTitle} />
+      <span className={`${styles.bone} ${styles.skeletonTitle}`} />
       <Skeleton active title={false} paragraph={{ rows: 8, width: "100%" }} />
     </div>
   );
@@ -39,8 +39,8 @@ export function EarlyMiniMenu() {
 export function AdminUserPlaceholder({ children }: { children?: ReactNode }) {
   return (
     <span className={styles.userPlaceholder} aria-hidden="true">
-      <Skeleton.Avatar active size={28} />
-      <Skeleton.Input active size="small" className={styles.userPlaceholderName} />
+      <span className={`${styles.bone} ${styles.userPlaceholderAvatar}`} />
+      <span className={`${styles.bone} ${styles.userPlaceholderName}`} />
       {children}
     </span>
   );

@@ -1,6 +1,6 @@
 import { ReloadOutlined } from "@ant-design/icons";
 import { ADMIN_TABLE_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZES, adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Input, Space, Table, type TableProps } from "antd";
+import { App, Button, Grid, Input, Space, Table, type TableProps } from "antd";
 import type { ColumnsType, SorterResult } from "antd/es/table/interface";
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from "react";
 import { adminTablePage } from "../../lib/admin-api";
@@ -17,10 +17,11 @@ const SELECTION_COLUMN = 48;
 
 /**
  * The columns as shown: the operator's hidden ones left out, a flexible column given its
- * least width, the row actions (key `actions`) fixed on the right; and the width the table
- * scrolls at (antd shares what is left over between the flexible columns).
+ * least width, the row actions (key `actions`) fixed on the right unless the screen is a
+ * phone's (there they would cover every other column); and the width the table scrolls at
+ * (antd shares what is left over between the flexible columns).
  */
-export function layoutColumns<Row>(columns: ColumnsType<Row>, hidden: string[], selectable: boolean): { columns: ColumnsType<Row>; x: number } {
+export function layoutColumns<Row>(columns: ColumnsType<Row>, hidden: string[], selectable: boolean, fixActions = true): { columns: ColumnsType<Row>; x: number } {
   let x = selectable ? SELECTION_COLUMN : 0;
   const shown = columns
     .map((column, i) => ({ column, key: columnKey(column as ColumnsType<never>[number], i) }))
@@ -31,7 +32,7 @@ export function layoutColumns<Row>(columns: ColumnsType<Row>, hidden: string[], 
       return {
         ...column,
         ...(flexible ? { minWidth: Math.max(column.minWidth ?? 0, FLEX_COLUMN_MIN) } : {}),
-        ...(key === "actions" && column.fixed === undefined ? { fixed: "right" as const } : {}),
+        ...(fixActions && key === "actions" && column.fixed === undefined ? { fixed: "right" as const } : {}),
       };
     });
   return { columns: shown, x };
@@ -142,7 +143,9 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
 
   const selectedRows = rows.filter((row) => selected.includes(row.id));
   const selection = { ids: selected, rows: selectedRows };
-  const shown = useMemo(() => layoutColumns(columns, settings.hidden, selectable === true), [columns, settings.hidden, selectable]);
+  // Under 576 px (antd's sm) the actions scroll with the row: fixed, they would hide the 标题.
+  const phone = Grid.useBreakpoint().sm === false;
+  const shown = useMemo(() => layoutColumns(columns, settings.hidden, selectable === true, !phone), [columns, settings.hidden, selectable, phone]);
   return (
     <div className={styles.block} data-testid={testId}>
       <div className={styles.toolbar}>

@@ -24,11 +24,13 @@ describe("the admin table's columns on a narrow screen (issue 25)", () => {
     expect(FLEX_COLUMN_MIN).toBeGreaterThanOrEqual(160);
   });
 
-  it("fixes the row actions on the right, unless the screen placed them itself", () => {
+  it("fixes the row actions on the right, unless the screen placed them itself or is a phone's", () => {
     const { columns: shown } = layoutColumns(columns, [], false);
     expect(shown.map((c) => c.fixed)).toEqual([undefined, undefined, undefined, "right"]);
     const own = layoutColumns([{ ...columns[3]!, fixed: false }], [], false);
     expect(own.columns[0]!.fixed).toBe(false);
+    // On a phone they scroll with the row rather than cover the 标题.
+    expect(layoutColumns(columns, [], false, false).columns.map((c) => c.fixed)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it("leaves out hidden columns (by key, else dataIndex) and counts the selection column", () => {
