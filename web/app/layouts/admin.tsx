@@ -49,14 +49,17 @@ function AdminFrame() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   useEffect(() => setDrawerOpen(false), [pathname]);
 
-  const menu = (
+  // A new menu when it folds: antd would otherwise show the open groups of the wide menu as
+  // popups, all at once, when the breakpoint folds it after hydration.
+  const menu = (mini: boolean) => (
     <Menu
+      key={mini ? "mini" : "full"}
       theme="dark"
       mode="inline"
+      inlineCollapsed={mini}
       items={adminMenuFor(role)}
       selectedKeys={[adminMenuKey(pathname)]}
-      defaultOpenKeys={ADMIN_MENU_GROUPS}
-      className={styles.menu}
+      defaultOpenKeys={mini ? [] : ADMIN_MENU_GROUPS}
     />
   );
   return (
@@ -78,8 +81,8 @@ function AdminFrame() {
             <Logo size={28} />
             {collapsed ? null : <span className={styles.brandText}>后台管理</span>}
           </div>
-          {measured ? menu : <EarlyMiniMenu />}
-          {measured ? null : <div className={styles.earlyFullMenu}>{menu}</div>}
+          {measured ? menu(collapsed) : <EarlyMiniMenu />}
+          {measured ? null : <div className={styles.earlyFullMenu}>{menu(false)}</div>}
         </Layout.Sider>
       )}
       <Drawer
@@ -95,7 +98,7 @@ function AdminFrame() {
           <Logo size={28} />
           <span>后台管理</span>
         </div>
-        {menu}
+        {menu(false)}
       </Drawer>
       <Layout className={styles.main}>
         <Layout.Header className={styles.header}>
