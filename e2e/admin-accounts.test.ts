@@ -196,6 +196,8 @@ describe("admin accounts in the browser", () => {
     const { context, page, problems } = await newPage(editor.token);
     await page.goto(`${server.url}/panda/`);
     const sider = page.getByTestId("admin-sider");
+    // The menu is drawn before the login check answers; read it once the check has named the editor.
+    await expect(page.getByTestId("admin-user").textContent()).resolves.toContain("just_editor");
     await sider.getByText("套曲列表", { exact: true }).waitFor();
     const menu = (await sider.textContent()) ?? "";
     for (const hidden of ["管理员", "审计日志", "用户列表"]) expect(menu).not.toContain(hidden);

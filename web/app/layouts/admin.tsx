@@ -1,6 +1,6 @@
-import { DownOutlined, UserOutlined } from "@ant-design/icons";
-import { App, Avatar, Dropdown, Layout, Menu, type MenuProps } from "antd";
-import { useState } from "react";
+import { DownOutlined, MenuOutlined, UserOutlined } from "@ant-design/icons";
+import { App, Avatar, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuProps } from "antd";
+import { useEffect, useState } from "react";
 import { ADMIN_ROLE_NAMES, adminMessages } from "@contracts/admin-texts";
 import { authMessages } from "@contracts/auth";
 import { Outlet, useLocation, useNavigate } from "react-router";
@@ -10,6 +10,7 @@ import { Logo } from "../components/nav/Logo";
 import { ADMIN_MENU_GROUPS, adminMenuFor, adminMenuKey, isSuperOnly } from "../components/admin/admin-menu";
 import { SuperOnly } from "../components/admin/SuperOnly";
 import { ChangePasswordDialog } from "../components/admin/ChangePasswordDialog";
+import { AdminContentSkeleton, AdminUserPlaceholder, EarlyMiniMenu } from "../components/admin/AdminShell";
 import { setAdminFlash } from "../components/admin/admin-flash";
 import { adminCall } from "../lib/admin-api";
 import { GuardGate } from "../guards/GuardGate";
@@ -33,62 +34,113 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { site };
 }
 
-/** Admin layout: collapsible side menu (200px / 64px), header with the admin and logout. */
+/**
+ * Admin layout: side menu of 200 px, collapsed to 64 px (icons) under 1200 px and a drawer
+ * opened from the header under 768 px; header with the admin and logout. The frame is drawn by
+ * the server, the first screen as a skeleton: the login check (GuardGate) runs in the browser
+ * and only holds back the page itself (issue 25, ADR 0064).
+ */
 export default function AdminLayout() {
   return (
     <AntdScope>
       <App>
-        <GuardGate>
-          <AdminFrame />
-        </GuardGate>
+        <AdminFrame />
       </App>
     </AntdScope>
   );
 }
 
 function AdminFrame() {
-  const [collapsed, setCollapsed] = useState(false);
   const { pathname } = useLocation();
   const role = useSession((s) => s.admin?.role);
   // The first-start account sees only the change-password dialog (AdminUser): no screen whose calls would all be refused.
   const mustChange = useSession((s) => s.admin?.mustChangePassword === true);
+  // Empty on the server and at hydration; antd fills it in once it has measured the window.
+  const screens = Grid.useBreakpoint();
+  const measured = screens.md !== undefined;
+  const phone = screens.md === false;
+  const [collapsed, setCollapsed] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  useEffect(() => setDrawerOpen(false), [pathname]);
+
+  // A new menu when it folds: antd would otherwise show the open groups of the wide menu as
+  // popups, all at once, when the breakpoint folds it after hydration.
+  const menu = (mini: boolean) => (
+    <Menu
+      key={mini ? "mini" : "full"}
+      theme="dark"
+      mode="inline"
+      inlineCollapsed={mini}
+      items={adminMenuFor(role)}
+      selectedKeys={[adminMenuKey(pathname)]}
+      defaultOpenKeys={mini ? [] : ADMIN_MENU_GROUPS}
+    />
+  );
   return (
-    <Layout className={styles.frame}>
-      <Layout.Sider
-        collapsible
-        collapsed={collapsed}
-        onCollapse={setCollapsed}
-        width={SIDER_WIDTH}
-        collapsedWidth={SIDER_COLLAPSED_WIDTH}
-        className={styles.sider}
-        data-testid="admin-sider"
+    <Layout className={`${styles.frame} ${measured ? "" : styles.early}`} data-testid="admin-frame">
+      {phone ? null : (
+        <Layout.Sider
+          collapsible
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          // antd measures the window: under xl (1200 px) the menu folds to its icons.
+          breakpoint="xl"
+          onBreakpoint={setCollapsed}
+          width={SIDER_WIDTH}
+          collapsedWidth={SIDER_COLLAPSED_WIDTH}
+          className={styles.sider}
+          data-testid="admin-sider"
+        >
+          <div className={styles.brand}>
+            <Logo size={28} />
+            {collapsed ? null : <span className={styles.brandText}>后台管理</span>}
+          </div>
+          {measured ? menu(collapsed) : <EarlyMiniMenu />}
+          {measured ? null : <div className={styles.earlyFullMenu}>{menu(false)}</div>}
+        </Layout.Sider>
+      )}
+      <Drawer
+        placement="left"
+        open={phone && drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+        size={SIDER_WIDTH + 40}
+        closable={false}
+        rootClassName={styles.menuDrawer}
+        title={null}
       >
         <div className={styles.brand}>
           <Logo size={28} />
-          {collapsed ? null : <span>后台管理</span>}
+          <span>后台管理</span>
         </div>
-        <Menu
-          theme="dark"
-          mode="inline"
-          items={adminMenuFor(role)}
-          selectedKeys={[adminMenuKey(pathname)]}
-          defaultOpenKeys={ADMIN_MENU_GROUPS}
-        />
-      </Layout.Sider>
-      <Layout>
+        {menu(false)}
+      </Drawer>
+      <Layout className={styles.main}>
         <Layout.Header className={styles.header}>
-          <SiteTitle />
+          <div className={styles.headerStart}>
+            <Button
+              type="text"
+              icon={<MenuOutlined />}
+              aria-label="打开菜单"
+              aria-expanded={drawerOpen}
+              className={styles.menuButton}
+              onClick={() => setDrawerOpen(true)}
+              data-testid="admin-menu-button"
+            />
+            <SiteTitle />
+          </div>
           <AdminUser />
         </Layout.Header>
         <Layout.Content className={styles.content}>
-          {/* A 超级管理员 screen opened by an editor: the refusal, not a page of refused calls. */}
-          {mustChange ? null : isSuperOnly(pathname) ? (
-            <SuperOnly>
+          <GuardGate pending={<AdminContentSkeleton />}>
+            {/* A 超级管理员 screen opened by an editor: the refusal, not a page of refused calls. */}
+            {mustChange ? null : isSuperOnly(pathname) ? (
+              <SuperOnly>
+                <Outlet />
+              </SuperOnly>
+            ) : (
               <Outlet />
-            </SuperOnly>
-          ) : (
-            <Outlet />
-          )}
+            )}
+          </GuardGate>
         </Layout.Content>
       </Layout>
     </Layout>
@@ -134,6 +186,8 @@ function AdminUser() {
     { key: "password", label: "修改密码" },
     { key: "logout", label: "退出登录" },
   ];
+  // Until the login check answers: a placeholder the name then takes the place of.
+  if (!admin) return <AdminUserPlaceholder />;
   return (
     <>
       <Dropdown menu={{ items, onClick }} trigger={["click"]}>

@@ -1,15 +1,48 @@
 import { ReloadOutlined } from "@ant-design/icons";
 import { ADMIN_TABLE_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZES, adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Input, Space, Table, type TableProps } from "antd";
+import { App, Button, Grid, Input, Space, Table, type TableProps } from "antd";
 import type { ColumnsType, SorterResult } from "antd/es/table/interface";
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode } from "react";
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from "react";
 import { adminTablePage } from "../../lib/admin-api";
+import { ColumnSettings, columnKey, DensityMenu, useTableSettings } from "./table-settings";
 import styles from "./admin-table.module.css";
 
 /**
+ * The least a column without a width gets (the 标题 of a suite stays readable at 768 px): the
+ * table is then at least as wide as its columns and scrolls inside itself, never the page.
+ */
+export const FLEX_COLUMN_MIN = 180;
+/** antd's selection column (checkbox and its padding). */
+const SELECTION_COLUMN = 48;
+
+/**
+ * The columns as shown: the operator's hidden ones left out, a flexible column given its
+ * least width, the row actions (key `actions`) fixed on the right unless the screen is a
+ * phone's (there they would cover every other column); and the width the table scrolls at
+ * (antd shares what is left over between the flexible columns).
+ */
+export function layoutColumns<Row>(columns: ColumnsType<Row>, hidden: string[], selectable: boolean, fixActions = true): { columns: ColumnsType<Row>; x: number } {
+  let x = selectable ? SELECTION_COLUMN : 0;
+  const shown = columns
+    .map((column, i) => ({ column, key: columnKey(column as ColumnsType<never>[number], i) }))
+    .filter(({ key }) => !hidden.includes(key))
+    .map(({ column, key }) => {
+      const flexible = typeof column.width !== "number";
+      x += flexible ? Math.max(column.minWidth ?? 0, FLEX_COLUMN_MIN) : (column.width as number);
+      return {
+        ...column,
+        ...(flexible ? { minWidth: Math.max(column.minWidth ?? 0, FLEX_COLUMN_MIN) } : {}),
+        ...(fixActions && key === "actions" && column.fixed === undefined ? { fixed: "right" as const } : {}),
+      };
+    });
+  return { columns: shown, x };
+}
+
+/**
  * The back office's one table layer (issue 12; ProComponents does not support antd 6): server
- * paging (page sizes 10/20/50/100), keyword search, sorting, row selection for batch actions,
- * a refresh button and the 获取数据失败 message, over a table API in ADMIN-API.md's conventions
+ * paging (page sizes 10/20/50/100), keyword search, sorting, row selection for batch actions
+ * with a 已选择 N 项 bar, a refresh button, the operator's columns and density (kept in
+ * localStorage), a table that scrolls inside itself on a narrow screen, and the 获取数据失败 message, over a table API in ADMIN-API.md's conventions
  * (`search`, `filter`/`op` JSON strings, `sort`, `order`, `offset`, `limit` → `{total, rows}`).
  * Every admin screen's list is one of these: a screen only says its columns and actions.
  */
@@ -36,16 +69,19 @@ export interface AdminTableProps<Row extends { id: number | string }> {
   params?: Record<string, string | number | undefined>;
   /** Buttons before the refresh button (添加…); gets the current selection. */
   toolbar?: (selection: { ids: Row["id"][]; rows: Row[] }) => ReactNode;
+  /** More buttons of a screen (导出, 回收站…), on the right beside the table settings. */
+  toolbarExtra?: (selection: { ids: Row["id"][]; rows: Row[] }) => ReactNode;
   /** Rows can be selected (for batch actions in the toolbar). */
   selectable?: boolean;
   /** Extra props for antd's Table (scroll, expandable…). */
   tableProps?: Omit<TableProps<Row>, "columns" | "dataSource" | "pagination" | "rowSelection" | "onChange" | "loading" | "rowKey">;
-  /** A test id for the table block. */
+  /** A test id for the table block; also names the operator's column and density choice. */
   testId?: string;
 }
 
 function AdminTableInner<Row extends { id: number | string }>(props: AdminTableProps<Row>, ref: React.ForwardedRef<AdminTableHandle>) {
-  const { api, columns, searchPlaceholder, filter, op, params, toolbar, selectable, tableProps, testId } = props;
+  const { api, columns, searchPlaceholder, filter, op, params, toolbar, toolbarExtra, selectable, tableProps, testId } = props;
+  const [settings, setSettings] = useTableSettings(testId ?? api);
   const { message } = App.useApp();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(ADMIN_TABLE_PAGE_SIZE);
@@ -95,9 +131,9 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
     void load();
   }, [load, version]);
 
-  const shown = useRef<Record<string, string | number | undefined>>({});
-  shown.current = { ...(JSON.parse(paramsText) as Record<string, string | number | undefined>), search: search || undefined, filter: filterText, op: opText, sort: sort.field, order: sort.order };
-  useImperativeHandle(ref, () => ({ reload: () => setVersion((v) => v + 1), clearSelection: () => setSelected([]), query: () => shown.current }), []);
+  const currentQuery = useRef<Record<string, string | number | undefined>>({});
+  currentQuery.current = { ...(JSON.parse(paramsText) as Record<string, string | number | undefined>), search: search || undefined, filter: filterText, op: opText, sort: sort.field, order: sort.order };
+  useImperativeHandle(ref, () => ({ reload: () => setVersion((v) => v + 1), clearSelection: () => setSelected([]), query: () => currentQuery.current }), []);
 
   const onChange: TableProps<Row>["onChange"] = (pagination, _filters, sorter) => {
     const one = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;
@@ -110,23 +146,46 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
   };
 
   const selectedRows = rows.filter((row) => selected.includes(row.id));
+  const selection = { ids: selected, rows: selectedRows };
+  // Under 576 px (antd's sm) the actions scroll with the row: fixed, they would hide the 标题.
+  const phone = Grid.useBreakpoint().sm === false;
+  const shown = useMemo(() => layoutColumns(columns, settings.hidden, selectable === true, !phone), [columns, settings.hidden, selectable, phone]);
   return (
     <div className={styles.block} data-testid={testId}>
       <div className={styles.toolbar}>
         <Space wrap>
-          {toolbar?.({ ids: selected, rows: selectedRows })}
+          {toolbar?.(selection)}
           <Button icon={<ReloadOutlined />} onClick={() => setVersion((v) => v + 1)} aria-label="刷新">
             刷新
           </Button>
         </Space>
-        {searchPlaceholder ? (
-          <Input.Search allowClear placeholder={searchPlaceholder} onSearch={(value) => setSearch(value.trim())} className={styles.search} enterButton="搜索" />
-        ) : null}
+        <Space wrap className={styles.toolbarEnd}>
+          {searchPlaceholder ? (
+            <Input.Search allowClear placeholder={searchPlaceholder} onSearch={(value) => setSearch(value.trim())} className={styles.search} enterButton="搜索" />
+          ) : null}
+          {toolbarExtra?.(selection)}
+          <DensityMenu density={settings.density} onChange={(density) => setSettings({ density })} />
+          <ColumnSettings columns={columns} hidden={settings.hidden} onChange={(hidden) => setSettings({ hidden })} />
+        </Space>
       </div>
+      {selected.length > 0 ? (
+        <div className={styles.selectionBar} role="status" data-testid="selection-bar">
+          <span>
+            已选择 <b>{selected.length}</b> 项
+          </span>
+          <span aria-hidden="true">·</span>
+          <Button type="link" size="small" onClick={() => setSelected([])}>
+            清空
+          </Button>
+        </div>
+      ) : null}
       <Table<Row>
         {...tableProps}
         rowKey="id"
-        columns={columns}
+        size={settings.density}
+        columns={shown.columns}
+        // The table scrolls inside itself; the page never does (issue 25).
+        scroll={{ ...tableProps?.scroll, x: shown.x }}
         dataSource={rows}
         loading={loading}
         onChange={onChange}
@@ -144,6 +203,9 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
     </div>
   );
 }
+
+/** A batch button's label with the number of selected rows: 批量删除 (3). */
+export const batchLabel = (label: string, count: number) => (count > 0 ? `${label} (${count})` : label);
 
 /** See AdminTableProps; `ref` gives `reload()` and `clearSelection()`. */
 export const AdminTable = forwardRef(AdminTableInner) as <Row extends { id: number | string }>(

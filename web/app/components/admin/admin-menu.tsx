@@ -102,3 +102,6 @@ export function adminMenuKey(pathname: string): string {
   if (pathname.startsWith("/panda/edit/")) return "/panda/sutieList";
   return pathname.replace(/\/$/, "");
 }
+
+/** The icons of the groups every admin sees, as the collapsed menu shows them (the server's first paint, AdminShell). */
+export const ADMIN_MENU_GROUP_ICONS = GROUPS.filter((g) => g.children.some((e) => !isSuperOnly(e.key))).map((g) => g.icon);

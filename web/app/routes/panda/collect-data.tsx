@@ -5,7 +5,7 @@ import type { ColumnsType } from "antd/es/table";
 import { useCallback, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
 import { ExportButton } from "../../components/admin/ExportButton";
-import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { AdminTable, type AdminTableHandle, batchLabel } from "../../components/admin/AdminTable";
 import { CollectProgress } from "../../components/admin/people/CollectProgress";
 import { adminCall } from "../../lib/admin-api";
 import { formatTime } from "../../lib/admin-format";
@@ -137,10 +137,10 @@ export default function CollectData() {
               ]}
             />
             <Button type="primary" disabled={ids.length === 0} onClick={() => void process(ids)}>
-              批量处理
+              {batchLabel("批量处理", ids.length)}
             </Button>
             <ExportButton table="collected" query={() => table.current?.query() ?? {}} />
-            <DeleteConfirm title={`删除选中的 ${ids.length} 条采集数据？`} onConfirm={() => remove(ids)} label="批量删除" disabled={ids.length === 0} />
+            <DeleteConfirm title={`删除选中的 ${ids.length} 条采集数据？`} onConfirm={() => remove(ids)} label={batchLabel("批量删除", ids.length)} disabled={ids.length === 0} />
           </>
         )}
       />

@@ -4,7 +4,7 @@ import { App, Button, Input, Select, Space, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useMemo, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
-import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { AdminTable, type AdminTableHandle, batchLabel } from "../../components/admin/AdminTable";
 import { adminCall } from "../../lib/admin-api";
 import { formatTime } from "../../lib/admin-format";
 import { pageMeta } from "../../lib/site";
@@ -111,9 +111,9 @@ export default function Comments() {
         toolbar={({ ids }) => (
           <>
             <Button disabled={ids.length === 0} onClick={() => void hide(ids, true)}>
-              批量隐藏
+              {batchLabel("批量隐藏", ids.length)}
             </Button>
-            <DeleteConfirm title={`删除选中的 ${ids.length} 条评论？`} onConfirm={() => remove(ids)} label="批量删除" disabled={ids.length === 0} />
+            <DeleteConfirm title={`删除选中的 ${ids.length} 条评论？`} onConfirm={() => remove(ids)} label={batchLabel("批量删除", ids.length)} disabled={ids.length === 0} />
           </>
         )}
       />

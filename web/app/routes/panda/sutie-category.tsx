@@ -77,7 +77,6 @@ export default function SuiteCategories() {
         columns={columns}
         searchPlaceholder="分类名称或ID"
         testId="category-table"
-        tableProps={{ scroll: { x: 1280 } }}
         toolbar={() => (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ record: null })}>
             添加分类

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { AdminPage } from "../../components/admin/AdminPage";
 import { ExportButton } from "../../components/admin/ExportButton";
-import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { AdminTable, type AdminTableHandle, batchLabel } from "../../components/admin/AdminTable";
 import { adminCall } from "../../lib/admin-api";
 import { pageMeta } from "../../lib/site";
 import { siteOf } from "../../lib/site-settings";
@@ -189,7 +189,7 @@ export default function SuiteList() {
               onConfirm={() => remove(ids, true)}
             >
               <Button danger icon={<DeleteOutlined />} disabled={ids.length === 0}>
-                批量删除
+                {batchLabel("批量删除", ids.length)}
               </Button>
             </Popconfirm>
               </>

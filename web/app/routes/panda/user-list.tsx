@@ -130,7 +130,6 @@ export default function UserList() {
             <ExportButton table="users" query={() => table.current?.query() ?? {}} />
           </>
         )}
-        tableProps={{ scroll: { x: 1390 } }}
       />
       <UserEditDialog
         user={editing}

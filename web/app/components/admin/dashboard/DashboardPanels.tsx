@@ -109,6 +109,7 @@ export function SourceHealth({ sources }: { sources: DashboardSourceHealth[] }) 
         columns={sourceColumns}
         dataSource={sources}
         locale={{ emptyText: "未启用外部来源" }}
+        scroll={{ x: "max-content" }}
       />
     </Card>
   );
@@ -129,7 +130,7 @@ const loginColumns: ColumnsType<DashboardAnswer["logins"][number]> = [
 export function RecentLogins({ logins }: { logins: DashboardAnswer["logins"] }) {
   return (
     <Card title="最近登录" className={styles.section} data-testid="dashboard-logins">
-      <Table rowKey="id" size="small" pagination={false} columns={loginColumns} dataSource={logins} locale={{ emptyText: "暂无登录记录" }} />
+      <Table rowKey="id" size="small" pagination={false} columns={loginColumns} dataSource={logins} locale={{ emptyText: "暂无登录记录" }} scroll={{ x: "max-content" }} />
     </Card>
   );
 }
@@ -149,7 +150,7 @@ const cacheColumns: ColumnsType<DashboardCache> = [
 export function CacheTable({ caches }: { caches: DashboardCache[] }) {
   return (
     <Card title="缓存" className={styles.section} data-testid="dashboard-caches">
-      <Table rowKey="name" size="small" pagination={false} columns={cacheColumns} dataSource={caches} scroll={{ x: true }} />
+      <Table rowKey="name" size="small" pagination={false} columns={cacheColumns} dataSource={caches} scroll={{ x: "max-content" }} />
     </Card>
   );
 }

@@ -146,7 +146,7 @@ export function SuiteForm({ id, initial, options }: { id?: number; initial: Suit
               </Button>
             </Upload>
             <Form.Item name="cover" noStyle rules={[urlRule(null)]}>
-              <Input placeholder="或填写封面地址" allowClear style={{ width: 360 }} aria-label="封面地址" />
+              <Input placeholder="或填写封面地址" allowClear style={{ width: 360, maxWidth: "100%" }} aria-label="封面地址" />
             </Form.Item>
           </Space>
         </div>
