@@ -6,7 +6,7 @@ import { copyText } from "../../lib/copy-text";
 import { useSession } from "../../session/store";
 import { useSiteMessage } from "../feedback";
 import { useDownloadDialog } from "./download-dialog-store";
-import { downloadTerms, HOW_TO_EARN } from "./download-terms";
+import { downloadTerms, HOW_TO_EARN, HOW_TO_GET_VIP } from "./download-terms";
 import { getItemStates, handleDownload } from "./library-api";
 import styles from "./library.module.css";
 import { AntdScope } from "../AntdScope";
@@ -130,9 +130,17 @@ function DownloadDialogBody() {
         </div>
       ) : (
         <div className={styles.dialogBody}>
-          <p className={terms.short ? `${styles.terms} ${styles.short}` : styles.terms} data-download-terms role={terms.short ? "alert" : undefined}>
+          <p className={terms.short || terms.needsVip ? `${styles.terms} ${styles.short}` : styles.terms} data-download-terms role={terms.short || terms.needsVip ? "alert" : undefined}>
             {terms.text}
           </p>
+          {terms.needsVip ? (
+            <div className={styles.earn} data-download-vip>
+              <span className={styles.note}>{HOW_TO_GET_VIP}</span>
+              <Link to="/user/coinlog" onClick={close} className={styles.driveLink}>
+                开通VIP
+              </Link>
+            </div>
+          ) : null}
           {terms.short ? (
             <div className={styles.earn} data-download-earn>
               <span className={styles.note}>{HOW_TO_EARN}</span>

@@ -27,8 +27,10 @@ describe("download terms", () => {
 
   it("free and VIP suites are not about coins", () => {
     expect(downloadTerms({ vipdown: "0", price: 0 }, purse(0, null))).toMatchObject({ text: "免费下载", canConfirm: true });
-    expect(downloadTerms({ vipdown: "1", price: 5 }, purse(0, null))).toMatchObject({ text: "该套曲为VIP专属下载，您还不是VIP会员或VIP已过期", short: false });
+    // Not confirmable without an active VIP: the server would refuse it.
+    expect(downloadTerms({ vipdown: "1", price: 5 }, purse(0, null))).toMatchObject({ text: "该套曲为VIP专属下载，您还不是VIP会员或VIP已过期", short: false, needsVip: true, canConfirm: false });
+    expect(downloadTerms({ vipdown: "1", price: 5 }, purse(500, null, NOW / 1000 - 1)).canConfirm).toBe(false);
     const until = NOW / 1000 + 86_400;
-    expect(downloadTerms({ vipdown: "1", price: 5 }, purse(0, null, until)).text).toBe("VIP专属下载，您的VIP有效期至2026年11月28日");
+    expect(downloadTerms({ vipdown: "1", price: 5 }, purse(0, null, until))).toMatchObject({ text: "VIP专属下载，您的VIP有效期至2026年11月28日", canConfirm: true });
   });
 });
