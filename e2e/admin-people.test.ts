@@ -92,6 +92,10 @@ describe("the back office's people and content screens", () => {
     await table.getByRole("button", { name: "编辑" }).click();
     const dialog = page.getByRole("dialog");
     await expect.poll(() => dialog.getByLabel("金币").inputValue()).toBe("8");
+    // A field the rules refuse: its message under the field, nothing saved, no uncaught error (problems, below).
+    await dialog.getByLabel("金币").fill("-1");
+    await dialog.getByRole("button", { name: "保存" }).click();
+    await dialog.locator(".ant-form-item-explain-error").first().waitFor();
     await dialog.getByLabel("金币").fill("20");
     await shot(page, "users-edit");
     await dialog.getByRole("button", { name: "保存" }).click();

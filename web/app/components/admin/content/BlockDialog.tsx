@@ -27,7 +27,9 @@ export function BlockDialog({ record, open, onClose, onSaved }: { record: BlockR
   }, [open, record, form]);
 
   const submit = async () => {
-    const values = await form.validateFields();
+    // Invalid fields show their messages under the fields; a rejection here would be an unhandled one.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     const saved = record ? await adminSave(message, "PUT", `${paths.block}/${record.id}`, values) : await adminSave(message, "POST", paths.block, values);
     setSaving(false);

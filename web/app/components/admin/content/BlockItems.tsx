@@ -133,7 +133,9 @@ function BlockItemDialog({ block, record, open, onClose, onSaved }: { block: Blo
   };
 
   const submit = async () => {
-    const values = await form.validateFields();
+    // Invalid fields show their messages under the fields; a rejection here would be an unhandled one.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     const saved = record
       ? await adminSave(message, "PUT", `${paths.blockItem}/${record.id}`, values)

@@ -74,7 +74,9 @@ export function CategoryDialog({ record, open, onClose, onSaved }: { record: Cat
   }, [options, record]);
 
   const submit = async () => {
-    const values = await form.validateFields();
+    // Invalid fields show their messages under the fields; a rejection here would be an unhandled one.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     const body = { ...values, parent_id: values.parent_id ? values.parent_id : null };
     const saved = record

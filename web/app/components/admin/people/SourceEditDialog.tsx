@@ -51,7 +51,9 @@ export function SourceEditDialog({ open, source, onClose, onSaved }: { open: boo
   }, [open, source, form]);
 
   async function save() {
-    const v = await form.validateFields();
+    // Invalid fields show their messages under the fields; a rejection here would be an unhandled one.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     setSaving(true);
     setServerError(null);
     try {

@@ -44,7 +44,9 @@ export function UserEditDialog({ user, onClose, onSaved }: { user: EditableUser 
 
   async function save() {
     if (!user) return;
-    const values = await form.validateFields();
+    // Invalid fields show their messages under the fields; a rejection here would be an unhandled one.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     try {
       const body: Record<string, unknown> = { email: values.email.trim(), coins: values.coins, vipUntil: endOfDay(values.vipUntil ?? "") };

@@ -22,7 +22,9 @@ export function PluginVariablesDialog({ plugin, onClose, onSaved }: { plugin: Pl
 
   async function save() {
     if (!plugin) return;
-    const values = await form.validateFields();
+    // Invalid fields show their messages under the fields; a rejection here would be an unhandled one.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     const variables = Object.fromEntries(plugin.userVariables.map((v) => [v.key, (values[v.key] ?? "").trim()]));
     setSaving(true);
     setServerError(null);
