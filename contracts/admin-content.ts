@@ -26,6 +26,13 @@ const text = (max: number) => z.string({ error: ct.seoTooLong }).trim().max(max,
 
 export const idParamSchema = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 
+/** Drag-to-sort (ADR 0065): row `id` takes the place of row `to`; the rows between shift by one. */
+export const sortMoveSchema = z.object({
+  id: z.coerce.number().int().min(1).max(2_147_483_647),
+  to: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+export type SortMove = z.infer<typeof sortMoveSchema>;
+
 const categoryFields = {
   name: z.string({ error: ct.nameRequired }).trim().min(1, { error: ct.nameRequired }).max(CATEGORY_NAME_MAX, { error: ct.nameTooLong }),
   diyname: z.string({ error: ct.diynameRequired }).trim().min(1, { error: ct.diynameRequired }).regex(CATEGORY_DIYNAME_PATTERN, { error: ct.diynameBad }),

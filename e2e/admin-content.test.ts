@@ -90,6 +90,28 @@ describe("back office: categories, blocks, site settings", () => {
     await page.close();
   });
 
+  it("drags a category onto another: it takes that place, and the public navigation follows (ADR 0065)", async () => {
+    const { page, problems } = await adminPage("/panda/sutieCategory");
+    const table = page.getByTestId("category-table");
+    // Two top-level categories (上级分类 —), in the table's order: 排序 ascending, the menu's.
+    const topLevel = table.locator("tbody tr.ant-table-row").filter({ has: page.getByRole("cell", { name: "—", exact: true }) });
+    await topLevel.nth(1).waitFor();
+    const nameOf = async (i: number) => (await topLevel.nth(i).locator("td a").first().textContent())!.trim();
+    const [first, second] = [await nameOf(0), await nameOf(1)];
+    const navOrder = async () => {
+      const nav = (await (await fetch(`${server.url}/api/forntend/gettopnav`)).json()).data as { label: string }[];
+      return nav.map((n) => n.label).filter((l) => l === first || l === second);
+    };
+    expect(await navOrder()).toEqual([first, second]);
+    await topLevel.nth(1).dragTo(topLevel.nth(0));
+    await page.getByText("排序已保存").waitFor();
+    await expect.poll(navOrder).toEqual([second, first]);
+    await expect.poll(() => nameOf(0)).toBe(second);
+    await shot(page, "categories-dragged");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("adds a carousel item with an uploaded picture: the home page shows it", async () => {
     const picture = path.join(SHOTS, "upload.png");
     await sharp({ create: { width: 1500, height: 500, channels: 3, background: "#5b21b6" } })

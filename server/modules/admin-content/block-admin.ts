@@ -1,12 +1,13 @@
-import type { BlockInput, BlockItemInput, BlockItemPatchInput, BlockItemRow, BlockPatchInput, BlockRow } from "@contracts/admin-content";
+import type { BlockInput, BlockItemInput, BlockItemPatchInput, BlockItemRow, BlockPatchInput, BlockRow, SortMove } from "@contracts/admin-content";
 import { blockTexts as t } from "@contracts/admin-content-texts";
 import type { AdminTableQuery } from "@contracts/admin-table";
 import type { AppDatabase, DbLogger } from "../../db/types.js";
-import { notFound } from "../../errors.js";
+import { badRequest, notFound } from "../../errors.js";
 import type { AuditActor, AuditService } from "../audit/service.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { type ImageBox, imageStore } from "../../lib/image-upload.js";
 import { adminContentRepo } from "./repo.js";
+import { moveTo } from "./sort-order.js";
 import { blockTable } from "./tables.js";
 
 /** What a picture becomes per position: carousel slides are cropped to 3:1, logos keep their shape. */
@@ -50,6 +51,22 @@ export function blockAdminService(
         const after = (await adminContentRepo(tx).block(id))!;
         await audit.record(actor, { action: "block.create", targetType: "block", targetId: id, after }, tx);
         return after;
+      });
+    },
+
+    /** Drag-to-sort among the blocks of one position (the home page shows each position in its order); audited. */
+    async move(actor: AuditActor, { id, to }: SortMove): Promise<void> {
+      await writes.transaction(async (w, tx) => {
+        const repo = adminContentRepo(tx);
+        const [moved, target] = [await repo.block(id), await repo.block(to)];
+        if (!moved || !target) throw notFound(t.missing);
+        if (moved.position !== target.position) throw badRequest(t.sortOtherPosition);
+        const order = await repo.blocksInOrder(moved.position);
+        const changes = moveTo(order, id, to);
+        for (const change of changes) await w.updateBlock(change.id, { sort: change.sort });
+        const before = Object.fromEntries(changes.map((c) => [c.id, order.find((r) => r.id === c.id)!.sort]));
+        const after = Object.fromEntries(changes.map((c) => [c.id, c.sort]));
+        await audit.record(actor, { action: "block.sort", targetType: "block", targetId: id, before: { sort: before }, after: { sort: after }, detail: { to } }, tx);
       });
     },
 

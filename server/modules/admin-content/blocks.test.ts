@@ -146,6 +146,19 @@ describe.each(testEngines())("admin blocks on %s", (engine) => {
     expect((await home()).data.indexfocus).toHaveLength(1);
   });
 
+  it("drag-to-sort: a block takes another's place within its position, audited; across positions refused", async () => {
+    const second = (await call("POST", "/api/pandaadmin/block", { name: "第二焦点图", position: "indexfocus" })).json().data.id as number;
+    const order = async () => ((await call("GET", "/api/pandaadmin/block/index?sort=sort&order=asc")).json().rows as { id: number; position: string }[]).filter((r) => r.position === "indexfocus").map((r) => r.id);
+    expect((await call("POST", "/api/pandaadmin/block/sort", { id: second, to: ids.focus })).json()).toMatchObject({ code: 1, msg: "排序已保存" });
+    expect(await order()).toEqual([second, ids.focus]);
+    expect((await auditRows("block.sort"))[0]).toMatchObject({ targetId: String(second) });
+    const across = await call("POST", "/api/pandaadmin/block/sort", { id: second, to: ids.web });
+    expect(across.statusCode).toBe(400);
+    expect(across.json().msg).toBe("只能在同一位置的区块之间拖动排序");
+    expect(await order()).toEqual([second, ids.focus]);
+    await call("DELETE", `/api/pandaadmin/block/${second}`);
+  });
+
   it("shows a link saved before the rule as the site's own, never off the site", async () => {
     // A row from before the rule, written behind the write service's back (as old data is).
     await t.database.db.update(blockItems).set({ url: "/\\evil.example/x" }).where(eq(blockItems.id, ids.item)); // behind the write service's back

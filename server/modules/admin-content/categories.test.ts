@@ -135,7 +135,7 @@ describe.each(testEngines())("admin categories on %s", (engine) => {
     const nav = await topNav();
     expect(nav.map((n) => n.label)).toEqual(["首页", "DJ舞曲单曲", "DJ串烧"]);
     const page = (await app.inject("/api/forntend/getsort?diyname=danqu")).json().data;
-    expect(page).toMatchObject({ categoryname: "DJ舞曲单曲", title: "单曲SEO", model_id: 2 });
+    expect(page).toMatchObject({ categoryname: "DJ舞曲单曲", title: "单曲SEO - DJ搜索引擎网", model_id: 2 });
     const [row] = await auditRows("category.update");
     expect(row!.detail).toMatchObject({ before: { name: "DJ单曲", sort: 2 }, after: { name: "DJ舞曲单曲", sort: 0 } });
   });
@@ -145,6 +145,32 @@ describe.each(testEngines())("admin categories on %s", (engine) => {
     expect((await topNav()).map((n) => n.label)).toEqual(["首页", "DJ串烧"]);
     await call("PUT", `/api/pandaadmin/category/${ids.danqu}`, { enabled: true });
     expect((await topNav()).map((n) => n.label)).toContain("DJ舞曲单曲");
+  });
+
+  it("drag-to-sort: a category takes another's place, the navigation follows on the next request, audited; bad moves change nothing", async () => {
+    const labels = async () => (await topNav()).map((n) => n.label);
+    expect(await labels()).toEqual(["首页", "DJ舞曲单曲", "DJ串烧"]);
+    const moved = await call("POST", "/api/pandaadmin/category/sort", { id: ids.chuanshao, to: ids.danqu });
+    expect(moved.json()).toMatchObject({ code: 1, msg: "排序已保存" });
+    expect(await labels()).toEqual(["首页", "DJ串烧", "DJ舞曲单曲"]);
+    const [row] = await auditRows("category.sort");
+    expect(row).toMatchObject({ adminId, targetId: String(ids.chuanshao), detail: { to: ids.danqu, after: { sort: { [ids.chuanshao!]: 0, [ids.danqu!]: 10 } } } });
+
+    const before = await snapshot();
+    for (const [payload, status] of [
+      [{ id: ids.chuanshao, to: 99_999_999 }, 404],
+      [{ id: 99_999_999, to: ids.danqu }, 404],
+      [{ id: "x", to: ids.danqu }, 400],
+      [{ id: ids.chuanshao }, 400],
+    ] as const) {
+      const res = await call("POST", "/api/pandaadmin/category/sort", payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(res.json().code).toBe(0);
+    }
+    expect(await snapshot()).toEqual(before);
+    // Back as it was, for the tests after this one.
+    await call("POST", "/api/pandaadmin/category/sort", { id: ids.danqu, to: ids.chuanshao });
+    expect(await labels()).toEqual(["首页", "DJ舞曲单曲", "DJ串烧"]);
   });
 
   it("refuses to delete a category that still has suites or sub-categories", async () => {

@@ -1,4 +1,4 @@
-import type { CategoryInput, CategoryPatchInput, CategoryRow } from "@contracts/admin-content";
+import type { CategoryInput, CategoryPatchInput, CategoryRow, SortMove } from "@contracts/admin-content";
 import { categoryTexts as t } from "@contracts/admin-content-texts";
 import type { AdminTableQuery } from "@contracts/admin-table";
 import { badRequest, notFound } from "../../errors.js";
@@ -7,6 +7,7 @@ import type { CatalogueWriteService, CatalogueWriter } from "../catalogue-write/
 import type { CategoryPatch } from "../catalogue-write/types.js";
 import { adminContentRepo } from "./repo.js";
 import { sqlState, UNIQUE_VIOLATION } from "./pg-errors.js";
+import { moveTo } from "./sort-order.js";
 import { categoryTable } from "./tables.js";
 import type { AppDatabase } from "../../db/types.js";
 
@@ -102,6 +103,22 @@ export function categoryAdminService(db: AppDatabase, { writes, audit }: { write
           return after;
         }),
       );
+    },
+
+    /**
+     * Drag-to-sort: `id` takes the place of `to` in the menu's order, every category is renumbered
+     * (only the changed ones written), with one audit record, in one transaction.
+     */
+    async move(actor: AuditActor, { id, to }: SortMove): Promise<void> {
+      await writes.transaction(async (w, tx) => {
+        const order = await adminContentRepo(tx).categoriesInOrder();
+        if (!order.some((r) => r.id === id) || !order.some((r) => r.id === to)) throw notFound(t.missing);
+        const changes = moveTo(order, id, to);
+        for (const change of changes) await w.updateCategory(change.id, { sort: change.sort });
+        const before = Object.fromEntries(changes.map((c) => [c.id, order.find((r) => r.id === c.id)!.sort]));
+        const after = Object.fromEntries(changes.map((c) => [c.id, c.sort]));
+        await audit.record(actor, { action: "category.sort", targetType: "category", targetId: id, before: { sort: before }, after: { sort: after }, detail: { to } }, tx);
+      });
     },
 
     /** Refused while suites or sub-categories are in it: nothing is moved out of sight silently. */

@@ -78,6 +78,16 @@ export function adminContentRepo(db: Executor) {
       return row && withUrl(row);
     },
 
+    /** Every category in the menu's order, locked until the transaction ends (a drag-to-sort renumbers them). */
+    categoriesInOrder(): Promise<{ id: number; sort: number }[]> {
+      return db.select({ id: categories.id, sort: categories.sort }).from(categories).orderBy(asc(categories.sort), asc(categories.id)).for("update");
+    },
+
+    /** The blocks of one position in their order, locked likewise. */
+    blocksInOrder(position: string): Promise<{ id: number; sort: number }[]> {
+      return db.select({ id: b.id, sort: b.sort }).from(b).where(eq(b.position, position)).orderBy(asc(b.sort), asc(b.id)).for("update");
+    },
+
     categoryOptions(): Promise<{ id: number; name: string; parent_id: number | null }[]> {
       return db.select({ id: categories.id, name: categories.name, parent_id: categories.parentId }).from(categories).orderBy(asc(categories.sort), asc(categories.id));
     },

@@ -18,6 +18,7 @@ import {
   categoryTableSchema,
   categoryTexts as ct,
   idParamSchema,
+  sortMoveSchema,
 } from "@contracts/admin-content";
 import { adminTableMessages, adminTableQuerySchema } from "@contracts/admin-table";
 import { envelopeSchema as envelope, ok } from "@contracts/envelope";
@@ -56,6 +57,14 @@ export const adminContentRoutes: FastifyPluginAsync<{ services: AppServices }> =
     { schema: { tags, summary: "添加分类", body: categoryInputSchema, response: { 200: envelope(categoryRowSchema) } } },
     async (request) => ok(await categories.create(auditActor(request), request.body), ct.created),
   );
+  api.post(
+    paths.categorySort,
+    { schema: { tags, summary: "拖动排序：分类 id 移到分类 to 的位置，全部分类重新编号", body: sortMoveSchema, response: { 200: envelope(z.null()) } } },
+    async (request) => {
+      await categories.move(auditActor(request), request.body);
+      return ok(null, ct.sorted);
+    },
+  );
   api.put(
     `${paths.category}/:id`,
     { schema: { tags, summary: "修改分类 (只改给出的字段)", params, body: categoryPatchSchema, response: { 200: envelope(categoryRowSchema) } } },
@@ -79,6 +88,14 @@ export const adminContentRoutes: FastifyPluginAsync<{ services: AppServices }> =
     paths.block,
     { schema: { tags, summary: "添加区块 (位置 indexfocus 首页焦点图 / indexweb 合作站点)", body: blockInputSchema, response: { 200: envelope(blockRowSchema) } } },
     async (request) => ok(await blocks.create(auditActor(request), request.body), bt.created),
+  );
+  api.post(
+    paths.blockSort,
+    { schema: { tags, summary: "拖动排序：区块 id 移到同一位置的区块 to 的位置", body: sortMoveSchema, response: { 200: envelope(z.null()) } } },
+    async (request) => {
+      await blocks.move(auditActor(request), request.body);
+      return ok(null, bt.sorted);
+    },
   );
   api.put(
     `${paths.block}/:id`,

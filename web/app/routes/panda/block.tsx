@@ -6,6 +6,8 @@ import type { ColumnsType } from "antd/es/table";
 import { useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
 import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { DRAG_HINT, DragHandle } from "../../components/admin/content/DragHandle";
+import { useDragSort } from "../../components/admin/content/use-drag-sort";
 import { adminSave } from "../../components/admin/content/admin-save";
 import { BlockDialog, type BlockRecord } from "../../components/admin/content/BlockDialog";
 import { BlockItemsDrawer } from "../../components/admin/content/BlockItems";
@@ -25,7 +27,10 @@ export default function BlockManager() {
     if (await adminSave(message, "DELETE", `${paths.block}/${record.id}`, undefined, adminTableMessages.deleteFailed)) table.current?.reload();
   };
 
+  const dragRow = useDragSort<BlockRecord>(paths.blockSort, table, false);
+
   const columns: ColumnsType<BlockRecord> = [
+    { title: "", key: "drag", width: 40, render: () => <DragHandle /> },
     { title: "ID", dataIndex: "id", key: "id", width: 70, sorter: true },
     { title: "名称", dataIndex: "name", key: "name" },
     { title: "位置", dataIndex: "position_text", key: "position", render: (text: string, r) => `${text}（${r.position}）` },
@@ -64,10 +69,14 @@ export default function BlockManager() {
         columns={columns}
         searchPlaceholder="区块名称或ID"
         testId="block-table"
+        tableProps={{ onRow: dragRow }}
         toolbar={() => (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ record: null })}>
-            添加区块
-          </Button>
+          <>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ record: null })}>
+              添加区块
+            </Button>
+            <span className={DRAG_HINT.className}>{DRAG_HINT.text}</span>
+          </>
         )}
       />
       <BlockDialog

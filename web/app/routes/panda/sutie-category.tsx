@@ -12,6 +12,8 @@ import { pageMeta } from "../../lib/site";
 import { siteOf } from "../../lib/site-settings";
 import type { MetaArgs } from "react-router";
 import { DeleteConfirm } from "../../components/admin/DeleteConfirm";
+import { DRAG_HINT, DragHandle } from "../../components/admin/content/DragHandle";
+import { useDragSort } from "../../components/admin/content/use-drag-sort";
 
 export const meta = ({ matches }: MetaArgs) => pageMeta("套曲分类", undefined, siteOf(matches));
 
@@ -27,7 +29,10 @@ export default function SuiteCategories() {
     if (await adminSave(message, "DELETE", `${paths.category}/${record.id}`, undefined, adminTableMessages.deleteFailed)) table.current?.reload();
   };
 
+  const dragRow = useDragSort<CategoryRecord>(paths.categorySort, table, true);
+
   const columns: ColumnsType<CategoryRecord> = [
+    { title: "", key: "drag", width: 40, render: () => <DragHandle /> },
     { title: "ID", dataIndex: "id", key: "id", width: 70, sorter: true },
     {
       title: "分类名称",
@@ -77,10 +82,14 @@ export default function SuiteCategories() {
         columns={columns}
         searchPlaceholder="分类名称或ID"
         testId="category-table"
+        tableProps={{ onRow: dragRow }}
         toolbar={() => (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ record: null })}>
-            添加分类
-          </Button>
+          <>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ record: null })}>
+              添加分类
+            </Button>
+            <span className={DRAG_HINT.className}>{DRAG_HINT.text}</span>
+          </>
         )}
       />
       <CategoryDialog
