@@ -72,7 +72,8 @@ describe.each(testEngines())("migration 0022 on %s", (engine) => {
       ["f", "外语串烧 | DJ搜索引擎网大全", ""],
     ];
     for (const [slug, title, description] of rows) {
-      await session.query(`insert into categories (name, diyname, seo_title, seo_description) values ($1, $2, $3, $4)`, [slug, slug, title, description]);
+      // Rows as a database before migration 0022 holds them: written behind the write service's back.
+      await session.query(`insert into categories (name, diyname, seo_title, seo_description) values ($1, $2, $3, $4)`, [slug, slug, title, description]); // behind the write service's back
     }
     await migrate(session, silentLogger, migrations);
     const after = await session.query<{ diyname: string; seo_title: string; seo_description: string }>(
