@@ -152,7 +152,7 @@ describe("phone player (390×844)", () => {
       await expect.poll(() => mini().innerText()).toContain(it.title);
     }
     await mini().getByRole("button", { name: `展开播放器：${b.title}` }).tap();
-    await sheet().getByRole("button", { name: "播放列表" }).tap();
+    await sheet().getByRole("button", { name: "播放列表", exact: true }).tap();
     const queue = page.getByRole("dialog", { name: "播放列表" });
     await queue.waitFor();
     await wholyOnScreen(queue);
@@ -196,7 +196,7 @@ describe("sleep timer", () => {
       await expect.poll(() => sleep.inputValue()).toBe("off");
 
       // Back to a, two seconds before its end, with 播完本首: it stops there and b does not start.
-      await p.getByRole("button", { name: "播放列表" }).tap();
+      await p.getByRole("button", { name: "播放列表", exact: true }).tap();
       await p.locator("[data-queue] li", { hasText: a.title }).getByRole("button").first().tap();
       await p.getByRole("button", { name: "关闭播放列表" }).tap();
       await expect.poll(async () => (await mediaState(p)).paused).toBe(false);
