@@ -73,6 +73,8 @@ describe.each(testEngines())("the site title on every page on %s", (engine) => {
       expect(page, url).toContain(`<p>© ${NEW_TITLE}</p>`);
       expect(page.replace(/<meta name="description"[^>]*>|<script[\s\S]*?<\/script>/g, ""), url).not.toContain("DJ搜索引擎网");
     }
+    // The back office's login, outside the admin layout, reads the settings itself.
+    expect(titleOf(await html("/panda/login"))).toBe(`后台登录 - ${NEW_TITLE}`);
     // The APIs behind the pages say the same.
     expect((await t.app.inject("/api/forntend/index")).json().title).toBe(NEW_TITLE);
     const sort = (await t.app.inject("/api/forntend/getsort?diyname=manyao")).json();

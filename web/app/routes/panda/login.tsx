@@ -3,6 +3,7 @@ import { fieldMessages } from "@contracts/account-fields";
 import { ADMIN_LOGIN_FAILURES_KEY, ADMIN_REMEMBER_KEY, adminAccountMessages } from "@contracts/admin-account-texts";
 import type { AdminLoginResult } from "@contracts/admin-accounts";
 import { authMessages, CAPTCHA_THRESHOLD } from "@contracts/auth";
+import { DEFAULT_SITE_SETTINGS } from "@contracts/site";
 import { App, Button, Checkbox, Form, Input } from "antd";
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
@@ -12,12 +13,20 @@ import { takeAdminFlash } from "../../components/admin/admin-flash";
 import { Logo } from "../../components/nav/Logo";
 import { GuardGate } from "../../guards/GuardGate";
 import { adminCall } from "../../lib/admin-api";
+import { appContext } from "../../lib/app-context";
 import { pageMeta } from "../../lib/site";
 import { ADMIN_TOKEN_KEY } from "../../session/keys";
 import { useSession } from "../../session/store";
 import styles from "./login.module.css";
+import type { Route } from "./+types/login";
 
-export const meta = () => pageMeta("后台登录");
+/** The site settings for the title (ADR 0066): this page is outside the admin layout that carries them. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const site = await context.get(appContext).services.siteSettings.get().catch(() => DEFAULT_SITE_SETTINGS);
+  return { site };
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => pageMeta("后台登录", undefined, loaderData?.site ?? DEFAULT_SITE_SETTINGS);
 
 interface Values {
   username: string;
