@@ -7,7 +7,7 @@ import type { AuditActor, AuditService } from "../audit/service.js";
 import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import { type ImageBox, imageStore } from "../../lib/image-upload.js";
 import { adminContentRepo } from "./repo.js";
-import { moveTo } from "./sort-order.js";
+import { moveTo, sortChange } from "./sort-order.js";
 import { blockTable } from "./tables.js";
 
 /** What a picture becomes per position: carousel slides are cropped to 3:1, logos keep their shape. */
@@ -64,9 +64,7 @@ export function blockAdminService(
         const order = await repo.blocksInOrder(moved.position);
         const changes = moveTo(order, id, to);
         for (const change of changes) await w.updateBlock(change.id, { sort: change.sort });
-        const before = Object.fromEntries(changes.map((c) => [c.id, order.find((r) => r.id === c.id)!.sort]));
-        const after = Object.fromEntries(changes.map((c) => [c.id, c.sort]));
-        await audit.record(actor, { action: "block.sort", targetType: "block", targetId: id, before: { sort: before }, after: { sort: after }, detail: { to } }, tx);
+        await audit.record(actor, { action: "block.sort", targetType: "block", targetId: id, ...sortChange(order, changes), detail: { to } }, tx);
       });
     },
 

@@ -7,7 +7,7 @@ import type { CatalogueWriteService, CatalogueWriter } from "../catalogue-write/
 import type { CategoryPatch } from "../catalogue-write/types.js";
 import { adminContentRepo } from "./repo.js";
 import { sqlState, UNIQUE_VIOLATION } from "./pg-errors.js";
-import { moveTo } from "./sort-order.js";
+import { moveTo, sortChange } from "./sort-order.js";
 import { categoryTable } from "./tables.js";
 import type { AppDatabase } from "../../db/types.js";
 
@@ -115,9 +115,7 @@ export function categoryAdminService(db: AppDatabase, { writes, audit }: { write
         if (!order.some((r) => r.id === id) || !order.some((r) => r.id === to)) throw notFound(t.missing);
         const changes = moveTo(order, id, to);
         for (const change of changes) await w.updateCategory(change.id, { sort: change.sort });
-        const before = Object.fromEntries(changes.map((c) => [c.id, order.find((r) => r.id === c.id)!.sort]));
-        const after = Object.fromEntries(changes.map((c) => [c.id, c.sort]));
-        await audit.record(actor, { action: "category.sort", targetType: "category", targetId: id, before: { sort: before }, after: { sort: after }, detail: { to } }, tx);
+        await audit.record(actor, { action: "category.sort", targetType: "category", targetId: id, ...sortChange(order, changes), detail: { to } }, tx);
       });
     },
 

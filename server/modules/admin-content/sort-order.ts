@@ -7,6 +7,15 @@ export interface Sorted {
 /** Gap between renumbered rows: an admin's own number typed later still fits between two. */
 export const SORT_STEP = 10;
 
+/** The audit's before and after of a renumbering: each changed row's old and new number. */
+export function sortChange(list: readonly Sorted[], changes: readonly Sorted[]) {
+  const old = new Map(list.map((r) => [r.id, r.sort]));
+  return {
+    before: { sort: Object.fromEntries(changes.map((c) => [c.id, old.get(c.id)])) },
+    after: { sort: Object.fromEntries(changes.map((c) => [c.id, c.sort])) },
+  };
+}
+
 /**
  * Drag-to-sort (ADR 0065): `id` moves to where `to` is in `list` (already in display order: sort,
  * then id), the rows between shift by one, and the whole list is renumbered 0, 10, 20… Answers
