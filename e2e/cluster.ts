@@ -10,22 +10,20 @@
  *   const member = await cluster.createMember();          // { id, token, headers }
  *   await cluster.dispose();                              // stops all, drops the database
  */
-import { readdirSync, statSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SQL } from "drizzle-orm";
 import { Redis } from "ioredis";
-import { buildServer } from "../scripts/build-server.js";
 import { type AccessLogEntry, parseAccessLog } from "../scripts/cluster/nginx.js";
-import { type Cluster, type ClusterOptions, type Instance, SERVER_BUILD, startCluster } from "../scripts/cluster/stack.js";
+import { type Cluster, type ClusterOptions, type Instance, startCluster } from "../scripts/cluster/stack.js";
 import { type DatabaseHandle, openDatabase } from "../server/db/open.js";
 import { users } from "../server/db/schema/index.js";
 import { queryRows } from "../server/db/sql.js";
 import { sessionService } from "../server/modules/accounts/session-service.js";
 import { createTestAdmin } from "../server/testing/admins.js";
 import { createEmptyPostgresDatabase, dropPostgresDatabase, testAdminUrl, withDatabase } from "../server/testing/test-db.js";
-import { ensureWebBuild, ROOT } from "./web-server.js";
+import { ensureServerBuild } from "./server-build.js";
 
 /** The cluster needs PostgreSQL (two processes cannot share a PGlite directory). */
 export const clusterTestsEnabled = !!process.env.TEST_DATABASE_URL;
@@ -47,26 +45,6 @@ export interface TestCluster extends Cluster {
   redisPrefix: string;
   /** Stops everything, drops the database, removes the data directory. */
   dispose(): Promise<void>;
-}
-
-const newestMtime = (file: string): number => {
-  const stat = statSync(file);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(file).map((f) => newestMtime(path.join(file, f))));
-};
-
-/** The instances run build/node/main.js: rebuilt when older than the server's sources. */
-async function ensureServerBuild() {
-  ensureWebBuild();
-  const built = (() => {
-    try {
-      return statSync(SERVER_BUILD).mtimeMs;
-    } catch {
-      return 0;
-    }
-  })();
-  const sources = Math.max(...["server", "contracts"].map((d) => newestMtime(path.join(ROOT, d))));
-  if (built < sources) await buildServer();
 }
 
 /** Deletes every key under `prefix` in TEST_REDIS_URL's Redis (never the others'). */

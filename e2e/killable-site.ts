@@ -6,6 +6,7 @@ import { hashPassword } from "../server/modules/accounts/passwords";
 import { openPgliteDatabase } from "../server/db/open";
 import { users } from "../server/db/schema/index";
 import type { DatabaseHandle } from "../server/db/types";
+import { ensureServerBuild } from "./server-build";
 import { freePort, spawnServer } from "./site";
 
 
@@ -26,6 +27,7 @@ export interface KillableSite {
 }
 
 export async function startKillableSite(dataDir: string, env: Record<string, string> = {}): Promise<KillableSite> {
+  await ensureServerBuild();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawnServer(dataDir, port, { COLLECT_INTERVAL_MS: "0", ...env });

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../scripts/cluster/stack.js";
+import { ensureServerBuild, SERVER_BUILD } from "./server-build.js";
 
 export interface RunningSite {
   url: string;
@@ -24,11 +25,11 @@ export { freePort };
 export const NO_BACKGROUND_JOBS = { CHARTS_REBUILD_INTERVAL_MS: "0", COLLECT_INTERVAL_MS: "0", UPLOAD_SWEEP_INTERVAL_MS: "0", PRERENDER_SUITES: "0", PRERENDER_CATEGORY_PAGES: "0" };
 
 /**
- * server/main.ts from its sources (through tsx) as its own process on `port` with DATA_DIR, in
- * production mode as `npm run serve` runs it; its output is piped.
+ * The built server (build/node/main.js; call ensureServerBuild first) as its own process on
+ * `port` with DATA_DIR, in production mode as `npm run serve` runs it; its output is piped.
  */
 export function spawnServer(dataDir: string, port: number, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  return spawn(process.execPath, [SERVER_BUILD], {
     cwd: path.resolve(import.meta.dirname, ".."),
     env: {
       ...process.env,
@@ -49,12 +50,13 @@ export function spawnServer(dataDir: string, port: number, env: Record<string, s
 /**
  * Starts the real site (server/main.ts, production build of the web app) as its own process on
  * a free port with a fresh DATA_DIR, in production mode as `npm run serve` does, and waits for
- * /healthz. The server runs from its sources (through tsx), not from build/node, so a test
- * never meets a server build older than the code (bench/soak.ts runs the build).
+ * /healthz. It runs build/node/main.js, rebuilt first when older than the sources
+ * (e2e/server-build.ts), so a test never meets a server build older than the code.
  */
 export async function startSite(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningSite> {
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? (await mkdtemp(path.join(tmpdir(), "djsite-")));
+  await ensureServerBuild();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawnServer(dataDir, port, opts.env);
