@@ -89,7 +89,7 @@ describe("the back office at 1440, 1024, 768 and 390 px", () => {
       await page.locator("main, .ant-layout-content").getByText(title, { exact: true }).first().waitFor();
       for (const width of [390, 768, 1024, 1440]) {
         await page.setViewportSize({ width, height: 900 });
-        await expect.poll(async () => (await overflow(page)).scroll, `${path} at ${width}`).toBeLessThanOrEqual(width);
+        await expect.poll(async () => (await overflow(page)).scroll, { message: `${path} at ${width}` }).toBeLessThanOrEqual(width);
         if (path === "/panda/" || path === "/panda/sutieList") {
           await page.screenshot({ path: `${SHOTS}/${path === "/panda/" ? "dashboard" : "suite-list"}-${width}.png`, fullPage: true });
         }
