@@ -16,12 +16,14 @@ fi
 bash scripts/ensure-browser.sh || { echo "could not install chromium/fonts-noto-cjk"; exit 1; }
 echo "== build (the e2e tests run the production build)"
 npx react-router build >test-results/build.log 2>&1 || { cat test-results/build.log; exit 1; }
+# The e2e tests' spawned sites run the built server (e2e/server-build.ts).
+npx tsx scripts/build-server.ts >>test-results/build.log 2>&1 || { cat test-results/build.log; exit 1; }
 
 status=0
 echo "== unit and API tests${TEST_DATABASE_URL:+ (PGlite and PostgreSQL)}"
-npx vitest run --project unit --reporter=default --reporter=json --outputFile=test-results/unit.json || status=1
+npx vitest run --project unit --project unit-alone --reporter=default --reporter=json --outputFile=test-results/unit.json || status=1
 echo "== end-to-end tests (Chromium)"
-npx vitest run --project e2e --reporter=default --reporter=json --outputFile=test-results/e2e.json || status=1
+npx vitest run --project e2e --project e2e-processes --reporter=default --reporter=json --outputFile=test-results/e2e.json || status=1
 
 node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json || status=1
 echo "test suite time: $(( $(date +%s) - start ))s"

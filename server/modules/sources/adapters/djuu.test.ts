@@ -278,13 +278,14 @@ describe("djuu: the app API first, the web pages when it fails", () => {
   });
 
   it("an API channel that is gone (404) rests: the next searches ask the web pages alone, then the API again", async () => {
-    const adapter = await djuu(() => {}, 2_000, 300);
+    // The rest outlasts the two searches and the address below even on a busy machine (300 ms did not).
+    const adapter = await djuu(() => {}, 2_000, 1_500);
     await adapter.search(search("夜曲"));
     await adapter.search(search("夜曲", 2));
     expect(site.hits.map((h) => h.path)).toEqual(["/app/v1/music/search", "/search", "/search"]);
     // Another channel of the same API is not put to rest by the search channel's 404.
     expect((await adapter.resolveMedia("201001")).url).toBe("https://mp4.djuu.com/c4/22/2026/201001.m4a?t=1795000000");
-    await new Promise((r) => setTimeout(r, 320));
+    await new Promise((r) => setTimeout(r, 1_520));
     await adapter.search(search("夜曲"));
     expect(site.hits.slice(-2).map((h) => h.path)).toEqual(["/app/v1/music/search", "/search"]);
   });
