@@ -52,6 +52,9 @@ export const belowZero = (balance: number) => `余额不足：扣除后余额不
 /** A grant would take the balance past the most a balance may hold. */
 export const aboveMax = (max: number) => `调整后余额不能超过 ${max} 币`;
 
+/** A check-in when the balance already holds the most it may: nothing is added, nothing recorded. */
+export const checkinAtMax = (max: number) => `金币余额已达上限 ${max} 币，今日签到未能加币`;
+
 /** How a member earns coins (the download dialog, the 收支明细 page). */
 export const HOW_TO_EARN = "每日签到可得金币";
 

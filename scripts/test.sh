@@ -23,8 +23,16 @@ status=0
 echo "== unit and API tests${TEST_DATABASE_URL:+ (PGlite and PostgreSQL)}"
 npx vitest run --project unit --project unit-alone --reporter=default --reporter=json --outputFile=test-results/unit.json || status=1
 echo "== end-to-end tests (Chromium)"
-npx vitest run --project e2e --project e2e-processes --reporter=default --reporter=json --outputFile=test-results/e2e.json || status=1
+# Two streams side by side, each one file at a time: the browser files, and the files that only
+# start, kill and restart servers as child processes (mostly waiting on them). The second
+# stream's output is shown when both are done.
+npx vitest run --project e2e-processes --reporter=default --reporter=json --outputFile=test-results/e2e-processes.json >test-results/e2e-processes.log 2>&1 &
+processes=$!
+npx vitest run --project e2e --reporter=default --reporter=json --outputFile=test-results/e2e.json || status=1
+wait $processes || status=1
+echo "== end-to-end tests without a browser (ran beside the ones above)"
+cat test-results/e2e-processes.log
 
-node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json || status=1
+node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json test-results/e2e-processes.json || status=1
 echo "test suite time: $(( $(date +%s) - start ))s"
 exit $status

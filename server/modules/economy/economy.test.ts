@@ -5,7 +5,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { COINS_MAX } from "@contracts/admin-people-texts";
-import { aboveMax, belowZero, checkinCoins, economyMessages as m, vipShort } from "@contracts/economy";
+import { aboveMax, belowZero, checkinAtMax, checkinCoins, economyMessages as m, vipShort } from "@contracts/economy";
 import { auditLog, users } from "../../db/schema/index.js";
 import { queryRows } from "../../db/sql.js";
 import { adjustableClock, type AdjustableClock } from "../../lib/clock.js";
@@ -53,6 +53,14 @@ describe.each(testEngines())("the member economy on %s", (engine) => {
     expectRefused(await checkin(u), 409, m.alreadyCheckedIn);
     expect((await member(u.id)).coins).toBe(2);
     expect(await wallet(u)).toMatchObject({ data: { coins: 2, checkedIn: true, streak: 1 } });
+  });
+
+  it("a balance at the most it may hold gets a check-in refused with why, and nothing kept: once spent, the check-in works", async () => {
+    const full = await createTestUser(t.app, { coins: COINS_MAX });
+    expectRefused(await checkin(full), 400, checkinAtMax(COINS_MAX));
+    expect(await wallet(full)).toMatchObject({ data: { coins: COINS_MAX, checkedIn: false } });
+    expect(await adjust(full.id, { amount: -10, reason: "腾出空间" })).toMatchObject({ status: 200 });
+    expect(await checkin(full)).toMatchObject({ status: 200, data: { coins: COINS_MAX - 8, gained: 2, streak: 1 } });
   });
 
   it("consecutive days add 1 coin each, up to 5 more; a missed day starts again at 2", async () => {

@@ -1,5 +1,6 @@
 import { COINS_MAX } from "@contracts/admin-people-texts";
 import {
+  checkinAtMax,
   aboveMax,
   type AdminCoinsBody,
   belowZero,
@@ -62,7 +63,7 @@ export function economyService(db: AppDatabase, { clock, audit }: EconomyDeps) {
         if (!(await repo.addCheckin(userId, chinaDay(now), streak, gained, now))) throw conflict(m.alreadyCheckedIn);
         const coins = await repo.move(userId, gained, { reason: "checkin", note: `每日签到（连续${streak}天）`, at: now });
         // Only a balance at COINS_MAX refuses a gain: nothing of the check-in stays.
-        if (coins === undefined) throw badRequest(m.checkinFailed);
+        if (coins === undefined) throw badRequest(checkinAtMax(COINS_MAX));
         return { coins, gained, streak };
       });
     },
