@@ -24,7 +24,7 @@ const CATEGORY_COLUMNS = {
   name: c.name,
   diyname: c.diyname,
   sort: c.sort,
-  count: scalar<number>(sql`select count(*)::int from ${items} ${i} where ${i.categoryId} = ${c.id}`),
+  count: scalar<number>(sql`select count(*)::int from ${items} ${i} where ${i.categoryId} = ${c.id} and ${i.deletedAt} is null`),
   parent_id: c.parentId,
   parent_name: p.name,
   enabled: c.enabled,

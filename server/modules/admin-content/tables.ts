@@ -8,8 +8,8 @@ export const c = alias(categories, "c");
 export const b = alias(blocks, "b");
 const i = alias(items, "i");
 
-/** How many suites a category holds (the `count` column). */
-export const suiteCount = sql<number>`(select count(*) from ${items} ${i} where ${i.categoryId} = ${c.id})`;
+/** How many suites a category holds (the `count` column's filter and sort; repo.ts selects the same); not those in the recycle bin. */
+export const suiteCount = sql<number>`(select count(*) from ${items} ${i} where ${i.categoryId} = ${c.id} and ${i.deletedAt} is null)`;
 
 /** The category table's columns (filterable and sortable by these API names). */
 export const categoryTable = defineAdminTable({

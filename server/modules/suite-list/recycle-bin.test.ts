@@ -48,10 +48,17 @@ describe.each(testEngines())("the suites' recycle bin on %s", (engine) => {
   });
   afterAll(() => t?.close());
 
+  /** The back office's 套曲数 of the test's category. */
+  const categoryCount = async () =>
+    ((await call("GET", "/api/pandaadmin/category/index?search=回收站分类")).json().rows as { diyname: string; count: number }[]).find((r) => r.diyname === "binned")?.count;
+
   it("a deleted suite leaves every public answer and the list, waits in 回收站, and comes back on 还原", async () => {
     expect(await publicAnswers()).toEqual(shown); // kept answers in memory now
+    expect(await categoryCount()).toBe(3);
     expect((await call("DELETE", `/api/sutie/${suite}`)).json()).toMatchObject({ code: 1, msg: "删除成功", data: { ids: [suite] } });
     expect(await publicAnswers()).toEqual(gone);
+    // The category's 套曲数 leaves out what is in the bin.
+    expect(await categoryCount()).toBe(2);
     expect(await listed("0")).not.toContain(suite);
     expect(await listed("1")).toEqual([suite]);
     // The row is still there, hidden, with the status to restore.
