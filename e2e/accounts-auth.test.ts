@@ -152,9 +152,14 @@ describe("member login and registration", () => {
     await page.goto(`${server.url}/login`);
     await page.waitForURL(`${server.url}/user/profile`);
 
-    await page.getByRole("banner").getByText("慢摇小王子").hover();
-    await page.getByRole("menuitem", { name: "退出登录" }).click();
-    await page.waitForURL(`${server.url}/`);
+    // The menu opens on hover; on a busy machine it could close again before the click landed
+    // (the full suite failed here once at load 5): open it and click until the page goes home.
+    await expect(async () => {
+      if (new URL(page.url()).pathname === "/") return;
+      await page.getByRole("banner").getByText("慢摇小王子").hover({ timeout: 5_000 });
+      await page.getByRole("menuitem", { name: "退出登录" }).click({ timeout: 5_000 });
+      await page.waitForURL(`${server.url}/`, { timeout: 10_000 });
+    }).toPass({ timeout: 45_000 });
     await toast(page, "退出成功").waitFor();
     await page.getByRole("button", { name: "登录/注册" }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
