@@ -8,7 +8,7 @@
 import { cpSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page, Response } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { captchaKey } from "../server/modules/accounts/captcha";
 import { createTestUser } from "../server/testing/users";
 import { hydrated, launchBrowser } from "./browser";
@@ -154,12 +154,12 @@ describe("member login and registration", () => {
 
     // The menu opens on hover; on a busy machine it could close again before the click landed
     // (the full suite failed here once at load 5): open it and click until the page goes home.
-    await expect(async () => {
+    await vi.waitFor(async () => {
       if (new URL(page.url()).pathname === "/") return;
       await page.getByRole("banner").getByText("慢摇小王子").hover({ timeout: 5_000 });
       await page.getByRole("menuitem", { name: "退出登录" }).click({ timeout: 5_000 });
       await page.waitForURL(`${server.url}/`, { timeout: 10_000 });
-    }).toPass({ timeout: 45_000 });
+    }, { timeout: 45_000, interval: 200 });
     await toast(page, "退出成功").waitFor();
     await page.getByRole("button", { name: "登录/注册" }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
