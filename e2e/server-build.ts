@@ -4,21 +4,15 @@
  * than the server's sources, so a test never meets a stale build. Through tsx every start paid
  * ~4-5 s of transpiling on a busy 2-core machine, and the crash tests start the site ~40 times.
  */
-import { mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { mkdirSync, rmdirSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildServer } from "../scripts/build-server.js";
 import { SERVER_BUILD } from "../scripts/cluster/stack.js";
-import { ensureWebBuild, ROOT } from "./web-server.js";
+import { ensureWebBuild, newestMtime, ROOT } from "./web-server.js";
 
 export { SERVER_BUILD };
-
-const newestMtime = (file: string): number => {
-  const stat = statSync(file);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(file).map((f) => newestMtime(path.join(file, f))));
-};
 
 const mtimeOf = (file: string): number => {
   try {

@@ -21,7 +21,8 @@ const BUILD_INPUTS = [
   "package-lock.json",
 ];
 
-function newestMtime(file: string): number {
+/** The newest modification time in a file or directory tree (build staleness checks). */
+export function newestMtime(file: string): number {
   const stat = statSync(file);
   if (!stat.isDirectory()) return stat.mtimeMs;
   return Math.max(stat.mtimeMs, ...readdirSync(file).map((f) => newestMtime(path.join(file, f))));
