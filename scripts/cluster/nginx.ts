@@ -129,12 +129,19 @@ export interface AccessLogEntry {
   status: number;
   method: string;
   uri: string;
-  /** Each instance tried, in order ("127.0.0.1:4001"), with its status ("502", or "-" when none came). */
-  upstreams: { addr: string; status: string }[];
+  /** Each instance tried, in order ("127.0.0.1:4001"), with its status ("502", or "-" when none came)
+   *  and the time nginx spent connecting to it: 0 for a kept-alive connection it reused, null when
+   *  no connection was made. */
+  upstreams: { addr: string; status: string; connectMs: number | null }[];
+}
+
+function connectTime(field: string | undefined): number | null {
+  const seconds = Number(field);
+  return field === undefined || field === "-" || field === "" || !Number.isFinite(seconds) ? null : seconds * 1000;
 }
 
 export function parseAccessLog(text: string): AccessLogEntry[] {
-  const line = /^(\d+\.\d+) (\d+\.\d+) (\d+) (\S+) "([^"]*)" upstream="([^"]*)" ustatus="([^"]*)"/;
+  const line = /^(\d+\.\d+) (\d+\.\d+) (\d+) (\S+) "([^"]*)" upstream="([^"]*)" ustatus="([^"]*)"(?: utime="[^"]*" uconnect="([^"]*)")?/;
   const entries: AccessLogEntry[] = [];
   for (const raw of text.split("\n")) {
     const m = line.exec(raw);
@@ -142,13 +149,16 @@ export function parseAccessLog(text: string): AccessLogEntry[] {
     // Tries are separated by ", " (and " : " between upstream groups, not used here).
     const addrs = m[6]!.split(/, | : /);
     const statuses = m[7]!.split(/, | : /);
+    const connects = (m[8] ?? "").split(/, | : /);
     entries.push({
       endMs: Number(m[1]) * 1000,
       durationMs: Number(m[2]) * 1000,
       status: Number(m[3]),
       method: m[4]!,
       uri: m[5]!,
-      upstreams: addrs.filter((a) => a !== "-").map((addr, i) => ({ addr, status: statuses[i] ?? "-" })),
+      upstreams: addrs
+        .filter((a) => a !== "-")
+        .map((addr, i) => ({ addr, status: statuses[i] ?? "-", connectMs: connectTime(connects[i]) })),
     });
   }
   return entries;

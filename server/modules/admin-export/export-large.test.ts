@@ -1,9 +1,17 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAdmin } from "../../testing/admins.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 const SUITES = 100_000;
+
+/** V8's collector, reached without starting the process with --expose-gc. */
+function collector(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
 
 /**
  * The suite export at the scale the back office is built for (ADR 0028's 100,000 suites): every
@@ -28,11 +36,19 @@ describe("exporting 100,000 suites", () => {
   }, 300_000);
   afterAll(() => t?.close());
 
-  it("streams every row with the heap growing less than 64 MB", async () => {
+  it("streams every row with its live heap growing less than 16 MB", async () => {
+    // What the export keeps alive, not the garbage it leaves for the collector: the heap is read
+    // after a full collection, every 250 ms while the rows stream (the peak of heapUsed alone
+    // depends on when V8 chooses to collect, 60-85 MB for the same run).
+    const gc = collector();
+    const live = () => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
     const began = performance.now();
-    const start = process.memoryUsage().heapUsed;
+    const start = live();
     let peak = start;
-    const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 20);
+    const sample = setInterval(() => (peak = Math.max(peak, live())), 250);
     const res = await fetch(`${url}/api/pandaadmin/export/suites?sort=publishtime&order=asc`, { headers });
     expect(res.status).toBe(200);
     // Count line ends without keeping the file (a line break inside a quoted cell would be counted: there is none).
@@ -43,14 +59,13 @@ describe("exporting 100,000 suites", () => {
       first ??= chunk;
       bytes += chunk.byteLength;
       for (const b of chunk) if (b === 0x0a) lines++;
-      peak = Math.max(peak, process.memoryUsage().heapUsed);
     }
     clearInterval(sample);
     expect([...first!.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(lines).toBe(SUITES + 1); // the header line and every suite
     expect(bytes).toBeGreaterThan(SUITES * 60);
     const growth = (peak - start) / 2 ** 20;
-    console.log(`export of ${SUITES} suites: ${(bytes / 2 ** 20).toFixed(1)} MB in ${((performance.now() - began) / 1000).toFixed(1)} s, heap growth at most ${growth.toFixed(1)} MB`);
-    expect(growth).toBeLessThan(64);
+    console.log(`export of ${SUITES} suites: ${(bytes / 2 ** 20).toFixed(1)} MB in ${((performance.now() - began) / 1000).toFixed(1)} s, live heap growth at most ${growth.toFixed(1)} MB`);
+    expect(growth).toBeLessThan(16); // all 100,000 rows read at once: 40 MB
   }, 300_000);
 });
