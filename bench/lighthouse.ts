@@ -93,6 +93,9 @@ async function lighthouseOnce(url: string, dir: string) {
     lcp: audit("largest-contentful-paint"),
     tbt: audit("total-blocking-time"),
     si: audit("speed-index"),
+    // Lighthouse's own CPU benchmark of the machine (higher is faster): its throttling multiplies
+    // by 4 whatever the machine, so the same build scores differently on a slower or busier host.
+    benchmarkIndex: Math.round(report.environment?.benchmarkIndex ?? 0),
     scripts: [
       ...new Set(
         (report.audits["network-requests"].details.items as { url: string; resourceType?: string }[])
@@ -138,6 +141,7 @@ try {
         "JS files": js.files,
         "JS KB gz": js.gzipKB,
         load,
+        cpu: r.benchmarkIndex,
       });
     }
   }
@@ -162,7 +166,7 @@ try {
   });
   console.table(medians);
   if (failing.size) console.log(`Failing audits outside performance:\n  ${[...failing].join("\n  ")}`);
-  console.log(`Lighthouse 13, mobile preset (simulated throttling), ${server.base}; load = 1-min load average before the run (${os.cpus().length} cores)`);
+  console.log(`Lighthouse 13, mobile preset (simulated throttling), ${server.base}; load = 1-min load average before the run (${os.cpus().length} cores), cpu = Lighthouse's benchmarkIndex`);
 } finally {
   server.stop();
   await rm(dir, { recursive: true, force: true });
