@@ -156,9 +156,15 @@ describe("member login and registration", () => {
     // (the full suite failed here once at load 5): open it and click until the page goes home.
     await vi.waitFor(async () => {
       if (new URL(page.url()).pathname === "/") return;
-      await page.getByRole("banner").getByText("慢摇小王子").hover({ timeout: 5_000 });
-      await page.getByRole("menuitem", { name: "退出登录" }).click({ timeout: 5_000 });
-      await page.waitForURL(`${server.url}/`, { timeout: 10_000 });
+      try {
+        await page.getByRole("banner").getByText("慢摇小王子").hover({ timeout: 5_000 });
+        await page.getByRole("menuitem", { name: "退出登录" }).click({ timeout: 5_000 });
+        await page.waitForURL(`${server.url}/`, { timeout: 10_000 });
+      } catch (err) {
+        // Where the page was when it failed (it failed once in a full run, not alone).
+        const banner = await page.getByRole("banner").innerText().catch(() => "?");
+        throw new Error(`${String(err).split("\n")[0]}; at ${page.url()}, banner: ${banner.replace(/\s+/g, " ")}`);
+      }
     }, { timeout: 45_000, interval: 200 });
     await toast(page, "退出成功").waitFor();
     await page.getByRole("button", { name: "登录/注册" }).waitFor();
