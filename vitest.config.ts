@@ -33,7 +33,7 @@ const e2eOptions = {
   fileParallelism: false,
   // The server's and the helpers' modules imported once per stream, not once per file (as the
   // unit files do, ADR 0058): importing them was ~8 % of the browser stream's time.
-  isolate: false,
+  isolate: true,
   sequence: { groupOrder: 2 },
 } as const;
 
