@@ -31,9 +31,6 @@ const e2eOptions = {
   expect: { poll: { timeout: 10_000 } },
   // One file at a time in each of the two e2e projects: the machine has two cores.
   fileParallelism: false,
-  // The server's and the helpers' modules imported once per stream, not once per file (as the
-  // unit files do, ADR 0058): importing them was ~8 % of the browser stream's time.
-  isolate: true,
   sequence: { groupOrder: 2 },
 } as const;
 

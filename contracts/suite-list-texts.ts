@@ -32,6 +32,8 @@ export const suiteListMessages = {
   restoreConfirm: (n: number) => `确定还原选中的 ${n} 条套曲吗？`,
   purgeConfirm: (n: number) => `彻底删除后无法恢复，确定删除选中的 ${n} 条套曲吗？`,
   binTip: `回收站中的套曲不在前台显示，${SUITE_BIN_DAYS} 天后自动彻底删除`,
+  /** What is left of a binned suite's time in the recycle bin, under its deletion time. */
+  purgeIn: (days: number) => (days <= 0 ? "即将彻底删除" : `${days} 天后彻底删除`),
 } as const;
 
 /** items.status → the table's status text (the spec's 正常 / 禁用). */
@@ -58,6 +60,9 @@ export interface SuiteListRow {
   status_text: string;
   /** `Y-m-d H:i:s` in China time. */
   publishtime_text: string;
+  /** When it went to the recycle bin (Unix seconds; null outside it), and as `Y-m-d H:i:s` ("" outside it). */
+  deletetime: number | null;
+  deletetime_text: string;
   url: string;
   channel: { name: string; diyname: string } | null;
 }

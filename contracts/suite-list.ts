@@ -38,6 +38,8 @@ const row = z.object({
   status: z.enum(["normal", "hidden"]),
   status_text: z.string(),
   publishtime_text: z.string(),
+  deletetime: z.number().int().nullable(),
+  deletetime_text: z.string(),
   url: z.string(),
   channel: z.object({ name: z.string(), diyname: z.string() }).nullable(),
 });

@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import type { ServerBuild } from "react-router";
 import { seedDemoCatalogue } from "../server/db/seed/index";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media";
+import { withBuildLockSync } from "./build-lock";
 import { adjustableClock, type AdjustableClock } from "../server/lib/clock";
 import { createTestApp, type TestAppOptions } from "../server/testing/test-app";
 
@@ -15,6 +16,7 @@ const SERVER_ENTRY = path.join(ROOT, "build", "server", "index.js");
 
 const BUILD_INPUTS = [
   "web",
+  "contracts", // the pages import the texts and rules written once there
   "public",
   "vite.config.ts",
   "react-router.config.ts",
@@ -30,14 +32,19 @@ export function newestMtime(file: string): number {
 
 /**
  * The e2e suite runs against the production build: build it when it is missing or older than
- * its sources (so a stale build never hides a change).
+ * its sources (so a stale build never hides a change). Another process may be building already:
+ * it is waited for, and the build is looked at again before building.
  */
 export function ensureWebBuild() {
-  const built = existsSync(SERVER_ENTRY) ? statSync(SERVER_ENTRY).mtimeMs : 0;
-  const inputs = BUILD_INPUTS.map((f) => path.join(ROOT, f)).filter((f) => existsSync(f));
-  if (built < Math.max(...inputs.map(newestMtime))) {
-    execSync("npm run build", { cwd: ROOT, stdio: "inherit" });
-  }
+  const stale = () => {
+    const built = existsSync(SERVER_ENTRY) ? statSync(SERVER_ENTRY).mtimeMs : 0;
+    const inputs = BUILD_INPUTS.map((f) => path.join(ROOT, f)).filter((f) => existsSync(f));
+    return built < Math.max(...inputs.map(newestMtime));
+  };
+  if (!stale()) return;
+  withBuildLockSync(ROOT, () => {
+    if (stale()) execSync("npm run build", { cwd: ROOT, stdio: "inherit" });
+  });
 }
 
 export async function loadServerBuild(): Promise<ServerBuild> {

@@ -61,6 +61,11 @@ describe.each(testEngines())("the suites' recycle bin on %s", (engine) => {
     expect(await categoryCount()).toBe(2);
     expect(await listed("0")).not.toContain(suite);
     expect(await listed("1")).toEqual([suite]);
+    // The bin's row says when it went there (China time); the list outside it says nothing.
+    const binRow = (await call("GET", "/pandaadmin/cms/archives/index?trash=1")).json().rows[0] as { deletetime: number; deletetime_text: string };
+    expect(Math.abs(binRow.deletetime - Date.now() / 1000)).toBeLessThan(60);
+    expect(binRow.deletetime_text).toBe(new Date((binRow.deletetime + 8 * 3600) * 1000).toISOString().slice(0, 19).replace("T", " "));
+    expect((await call("GET", "/pandaadmin/cms/archives/index?trash=0&limit=1")).json().rows[0]).toMatchObject({ deletetime: null, deletetime_text: "" });
     // The row is still there, hidden, with the status to restore.
     const [row] = await t.database.db.select().from(items).where(eq(items.id, suite));
     expect(row).toMatchObject({ status: "hidden", deletedStatus: "normal", deletedAt: expect.any(Date) });

@@ -24,6 +24,7 @@ const TABLE_ROW = {
   createtime: seconds(i.createdAt),
   updatetime: seconds(i.updatedAt),
   publishtime: seconds(i.publishedAt),
+  deletetime: sql<number | null>`extract(epoch from ${i.deletedAt})::int`,
   status: i.status,
   channel_name: c.name,
   channel_diyname: c.diyname,

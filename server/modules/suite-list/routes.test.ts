@@ -92,6 +92,8 @@ describe.each(testEngines())("the back office's suites on %s", (engine) => {
       status: "normal",
       status_text: "正常",
       publishtime_text: "2026-11-01 12:00:00",
+      deletetime: null,
+      deletetime_text: "",
       url: `/sutie/${mixes[0]}.html`,
       channel: { name: "慢摇串烧", diyname: "manyao" },
     });

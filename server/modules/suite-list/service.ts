@@ -44,6 +44,8 @@ function toRow(r: SuiteTableRecord): SuiteListRow {
     status: r.status,
     status_text: SUITE_STATUS_TEXT[r.status],
     publishtime_text: chinaDateTime(r.publishtime),
+    deletetime: r.deletetime,
+    deletetime_text: r.deletetime === null ? "" : chinaDateTime(r.deletetime),
     url: suitePath(r.id),
     channel: r.channel_name === null ? null : { name: r.channel_name, diyname: r.channel_diyname ?? "" },
   };

@@ -1,8 +1,8 @@
 import { DeleteOutlined, PlusOutlined, UndoOutlined } from "@ant-design/icons";
 import { adminTableMessages as t } from "@contracts/admin-table-texts";
 import { suitePath } from "@contracts/paths";
-import { SUITE_MODEL_ID, type SuiteListRow, type SuiteChannelOption, suiteListMessages as m } from "@contracts/suite-list-texts";
-import { Alert, App, Button, Popconfirm, Segmented, Select, Space, Tag } from "antd";
+import { SUITE_BIN_DAYS, SUITE_MODEL_ID, type SuiteListRow, type SuiteChannelOption, suiteListMessages as m } from "@contracts/suite-list-texts";
+import { Alert, App, Button, Popconfirm, Segmented, Select, Space, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table/interface";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
@@ -30,6 +30,12 @@ function channelOptions(channels: SuiteChannelOption[]) {
 /** A category and everything under it: the original's filter sends the whole branch ("51,115,114,50"). */
 function branch(channels: SuiteChannelOption[], id: number): number[] {
   return [id, ...channels.filter((c) => c.parent_id === id).flatMap((c) => branch(channels, c.id))];
+}
+
+/** Whole days a binned suite has left before the daily sweep purges it. */
+function binDaysLeft(deletetime: number | null): number {
+  if (deletetime === null) return SUITE_BIN_DAYS;
+  return SUITE_BIN_DAYS - Math.floor((Date.now() / 1000 - deletetime) / 86_400);
 }
 
 /** 套曲列表 (issue 12, ADR 0028): the suite table, its category filter, deletes and 正常/禁用. */
@@ -107,14 +113,28 @@ export default function SuiteList() {
       title: "状态",
       dataIndex: "status_text",
       key: "status",
-      width: 90,
-      render: (text: string, row) => (bin ? <Tag color="warning">已删除</Tag> : <Tag color={row.status === "normal" ? "success" : "default"}>{text}</Tag>),
+      width: bin ? 140 : 90,
+      render: (text: string, row) =>
+        bin ? (
+          <>
+            <Tag color="warning">已删除</Tag>
+            <br />
+            <Typography.Text type="secondary" data-testid="purge-in">
+              {m.purgeIn(binDaysLeft(row.deletetime))}
+            </Typography.Text>
+          </>
+        ) : (
+          <Tag color={row.status === "normal" ? "success" : "default"}>{text}</Tag>
+        ),
     },
-    { title: "发布时间", dataIndex: "publishtime_text", key: "publishtime", width: 180, sorter: true },
+    // In the bin, when each went there (what the daily sweep counts from) instead of when it was published.
+    bin
+      ? { title: "删除时间", dataIndex: "deletetime_text", key: "deletetime", width: 180 }
+      : { title: "发布时间", dataIndex: "publishtime_text", key: "publishtime", width: 180, sorter: true },
     {
       title: "操作",
       key: "actions",
-      width: 200,
+      width: bin ? 150 : 200,
       render: (_, row) =>
         bin ? (
           <Space size={4}>
