@@ -28,3 +28,25 @@ export function launchBrowser(): Promise<Browser> {
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
 }
+
+/**
+ * Opens the navbar's user menu (`trigger`: the member's name) by hover and clicks the menu item
+ * `item` until the page asks the server `path`. The menu slides in: on a loaded machine a click
+ * can land on the item above while it moves, or the menu can close before it lands.
+ */
+export async function clickUserMenuItem(page: Page, trigger: string, item: string, path: string) {
+  let asked = false;
+  const watch = (r: { url(): string }) => void (new URL(r.url()).pathname === path && (asked = true));
+  page.on("request", watch);
+  try {
+    for (let attempt = 1; !asked; attempt++) {
+      await page.getByRole("banner").getByText(trigger).hover({ timeout: 10_000 });
+      await page.getByRole("menuitem", { name: item, exact: true }).click({ timeout: 10_000 });
+      const deadline = Date.now() + 3_000;
+      while (!asked && Date.now() < deadline) await page.waitForTimeout(100);
+      if (!asked && attempt === 5) throw new Error(`${item}: no request to ${path} after ${attempt} clicks, at ${page.url()}`);
+    }
+  } finally {
+    page.off("request", watch);
+  }
+}

@@ -14,7 +14,7 @@ import { users } from "../server/db/schema/index";
 import { queryRows } from "../server/db/sql";
 import { captchaKey } from "../server/modules/accounts/captcha";
 import { createTestAdmin } from "../server/testing/admins";
-import { hydrated, launchBrowser } from "./browser";
+import { clickUserMenuItem, hydrated, launchBrowser } from "./browser";
 import { startWebServer, watchProblems } from "./web-server";
 
 const SHOTS = "/tmp/shots-economy";
@@ -83,7 +83,8 @@ describe("coins and VIP in the browser", () => {
     const menuButton = page.getByRole("banner").getByText(username);
     await menuButton.hover();
     await page.locator("[data-user-purse]").getByText("余额 0 币").waitFor();
-    await page.getByRole("menuitem", { name: "签到", exact: true }).click();
+    // (The full suite once saw no check-in at all: the click had landed on the sliding menu's row above.)
+    await clickUserMenuItem(page, username, "签到", "/api/user/checkin");
     await toast(page, "签到成功，获得2币（连续1天）").waitFor();
     await menuButton.hover();
     await page.locator("[data-user-purse]").getByText("余额 2 币").waitFor();

@@ -7,7 +7,7 @@ import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAdmin } from "../server/testing/admins";
 import { createTestUser } from "../server/testing/users";
-import { hydrated, launchBrowser } from "./browser";
+import { clickUserMenuItem, hydrated, launchBrowser } from "./browser";
 import {
   adminOnlyScripts,
   loadServerBuild,
@@ -176,14 +176,7 @@ describe("web shell (production build, CSP on)", () => {
     await page.getByRole("heading", { name: "个人资料" }).waitFor();
 
     // The navbar's name (the profile page shows it too).
-    // The dropdown opens with a motion: on a loaded machine a click can land on the item above
-    // while it moves (the page stays put). Clicked again until the logout request goes out.
-    for (let attempt = 1; ; attempt++) {
-      await page.getByRole("banner").getByText("夜店小王子").hover();
-      const request = page.waitForRequest((r) => r.url().endsWith("/api/user/logout"), { timeout: 5_000 });
-      await page.getByRole("menuitem", { name: "退出登录" }).click();
-      if (await request.then(() => true, () => attempt === 3)) break;
-    }
+    await clickUserMenuItem(page, "夜店小王子", "退出登录", "/api/user/logout");
     await page.waitForURL(`${base}/`);
     await page.getByText("退出成功").waitFor();
     await page.getByRole("button", { name: "登录" }).waitFor();
