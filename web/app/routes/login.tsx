@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import type { MetaArgs } from "react-router";
 import { useLoginDialog } from "../components/account/login-dialog-store";
 import { LoginForm } from "../components/account/LoginForm";
@@ -10,6 +11,12 @@ export const meta = ({ matches }: MetaArgs) => pageMeta("登录", undefined, sit
 
 export default function Login() {
   const showDialog = useLoginDialog((s) => s.show);
+  // A login dialog opened on the way here (a button that found the session gone) would cover
+  // this page's form: the page is the login.
+  useEffect(() => {
+    const dialog = useLoginDialog.getState();
+    if (dialog.open && dialog.tab === "login") dialog.close();
+  }, []);
   return (
     <div className={styles.card}>
       <PageHeading title="登录" />
