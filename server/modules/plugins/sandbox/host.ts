@@ -50,6 +50,12 @@ interface Slot {
   worker: Worker;
   instances: Set<string>;
   pending: Map<number, Pending>;
+  /**
+   * Calls given up on (the search's timeout, an abort) after the worker began them, by id: the
+   * plugin still runs until it ends or hits a limit, and a limit hit then counts against it all
+   * the same (on a busy machine a looping plugin's 1 s of CPU outlasts the search's wait).
+   */
+  abandoned: Map<number, string>;
 }
 
 /** The worker's entry: the TypeScript source under tsx (tests, `npm run dev`), the built file under `npm start`. */
@@ -73,7 +79,7 @@ export class PluginSandbox {
   private spawn(): Slot {
     const { url, execArgv } = workerEntry();
     const worker = new Worker(url, { execArgv, resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? 256 }, stdout: false, stderr: false });
-    const slot: Slot = { worker, instances: new Set(), pending: new Map() };
+    const slot: Slot = { worker, instances: new Set(), pending: new Map(), abandoned: new Map() };
     worker.unref();
     worker.on("message", (message: FromWorker) => this.receive(slot, message));
     worker.on("error", (err) => this.lost(slot, `sandbox worker failed: ${err.message}`));
@@ -98,6 +104,7 @@ export class PluginSandbox {
       case "loaded":
         return this.settle(slot, message.id, { exports: message.exports, heapBytes: message.heapBytes });
       case "result":
+        slot.abandoned.delete(message.id);
         return this.settle(slot, message.id, message.value);
       case "memory":
         return this.settle(slot, message.id, message.instances);
@@ -109,8 +116,11 @@ export class PluginSandbox {
       case "failed": {
         const pending = slot.pending.get(message.id);
         slot.pending.delete(message.id);
+        const abandonedBy = slot.abandoned.get(message.id);
+        slot.abandoned.delete(message.id);
+        const instance = pending?.instance ?? abandonedBy;
+        if (instance && (message.kind === "cpu" || message.kind === "memory")) this.options.onViolation?.(instance, message.kind, message.message);
         if (!pending) return;
-        if (message.kind === "cpu" || message.kind === "memory") this.options.onViolation?.(pending.instance, message.kind, message.message);
         pending.reject(new PluginCallError(message.kind, message.message));
         return;
       }
@@ -170,6 +180,7 @@ export class PluginSandbox {
        */
       const giveUp = (): boolean => {
         slot.pending.delete(message.id);
+        if (message.type === "call" && pending.started && instance) slot.abandoned.set(message.id, instance);
         done();
         if (message.type === "call" && !pending.started) slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
         return message.type === "call" && !pending.started;
@@ -185,6 +196,8 @@ export class PluginSandbox {
           // So long a wait may also be a worker stuck outside every limit: check it answers.
           return void this.probe(slot);
         }
+        // Counted once, as this timeout: a limit the call hits later is not a second strike.
+        slot.abandoned.delete(message.id);
         if (instance) this.options.onViolation?.(instance, "timeout", `call did not settle within ${timeoutMs} ms`);
         reject(new PluginCallError("timeout", `plugin did not answer within ${timeoutMs} ms`));
         // A call that never settles may be a worker stuck outside every limit: check it answers.

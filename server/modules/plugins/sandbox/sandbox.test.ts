@@ -48,6 +48,21 @@ describe("plugin sandbox", () => {
     expect(await sandbox.call("loop", "ping", [])).toBe("pong");
   });
 
+  it("counts the CPU limit of a loop whose caller gave up first (a search's timeout on a busy machine)", async () => {
+    await sandbox.load("abandoned", plugin(`search() { for (;;) {} }`));
+    const controller = new AbortController();
+    const call = sandbox.call("abandoned", "search", ["x", 1, "music"], { signal: controller.signal }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    // Aborted once the worker has begun it, long before its 500 ms of CPU are used.
+    await new Promise((r) => setTimeout(r, 150));
+    controller.abort(new Error("search timed out"));
+    expect(await call).toMatchObject({ message: "search timed out" }); // the caller's reason, not the limit
+    // The plugin ran on, hit its CPU time, and that still counts against it (once).
+    await expect.poll(() => violations.filter((v) => v.instance === "abandoned"), { timeout: 4_000 }).toEqual([{ instance: "abandoned", kind: "cpu" }]);
+  });
+
   it.runIf(process.platform === "linux")("runs plugins on threads that yield the CPU to the server's thread (nice 10)", async () => {
     await sandbox.load("nice", plugin(`ping() { return "pong"; }`));
     expect(await sandbox.call("nice", "ping", [])).toBe("pong");
