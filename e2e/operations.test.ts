@@ -40,8 +40,9 @@ describe("the server's log and metrics", () => {
     const lines = text.trim().split("\n");
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const ofRequest = entries.filter((e) => e.reqId === id);
-    expect(ofRequest.map((e) => e.msg)).toEqual(["incoming request", "request completed"]);
-    expect(ofRequest[1]).toMatchObject({ res: { statusCode: 404 } });
+    // One access line a request (ADR 0067): the request, its status and its time.
+    expect(ofRequest.map((e) => e.msg)).toEqual(["request completed"]);
+    expect(ofRequest[0]).toMatchObject({ req: { method: "GET", url: "/api/no-such-route" }, res: { statusCode: 404 }, responseTime: expect.any(Number) });
     // The first-start password never enters a JSON log (kept and shipped): a 0600 file holds it (issue 25).
     const admin = entries.find((e) => typeof e.msg === "string" && e.msg.startsWith("Admin account created."));
     const file = path.join(site.dataDir, "initial-admin-password.txt");
@@ -83,7 +84,7 @@ describe("the server's log and metrics", () => {
     expect(text).not.toContain("\u001b[");
     expect(text.split("\n").filter((l) => l.startsWith("{"))).toEqual([]);
     expect(text).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  database ready engine=pglite/m);
-    expect(text).toContain(`[${short}] request completed 404`);
+    expect(text).toContain(`[${short}] request completed GET /api/no-such-route 404`);
     expect(text).toMatch(/WARN\n┌─+┐\n│ Admin account created\. Username: admin +│\n│ Password: \S{24} +│\n/);
   }, START_MS);
 });

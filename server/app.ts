@@ -1,7 +1,7 @@
 import path from "node:path";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { DatabaseHandle } from "./db/open.js";
@@ -57,7 +57,7 @@ import { adminContentRoutes } from "./modules/admin-content/routes.js";
 import { siteSettingsRoutes } from "./modules/site-settings/routes.js";
 import { pwaRoutes } from "./modules/pwa/routes.js";
 import { type AppServices, createServices, type ServiceOptions } from "./services.js";
-import { isWarmUp } from "./web/warm-up.js";
+import { RequestLog } from "./http/request-log.js";
 import { registerWeb } from "./web/index.js";
 import { requestLoadContext } from "./web/request-context.js";
 
@@ -119,9 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     // Routes that need more say so (server/http/body-limits.ts, ADR 0043).
     bodyLimit: BODY_LIMITS.default,
-    logController: new LogController({
-      disableRequestLogging: (request) => request.url.startsWith("/assets/") || request.url === "/healthz" || isWarmUp(request),
-    }),
+    // One access line a request (request-log.ts, ADR 0067).
+    logController: new RequestLog(),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     // Fastify gives each plugin 10 s to start; loading the web build on a busy 2-core machine
     // took longer (an e2e start failed at load ~9). A start that slow is still a start.

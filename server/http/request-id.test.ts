@@ -64,7 +64,9 @@ describe("request ids", () => {
     expect(res.body).not.toContain("internal detail");
 
     const lines = log.lines.filter((l) => l.reqId === id);
-    expect(lines.map((l) => l.msg)).toEqual(["incoming request", "service line during the request", "request failed", "request completed"]);
+    // One access line a request, at its end (ADR 0067); the incoming line is debug only.
+    expect(lines.map((l) => l.msg)).toEqual(["service line during the request", "request failed", "request completed"]);
+    expect(lines.at(-1)).toMatchObject({ req: { method: "GET", url: "/probe/crash" }, res: { statusCode: 500 } });
     expect(lines.find((l) => l.msg === "request failed")?.err?.message).toBe("internal detail that must not leak");
   });
 

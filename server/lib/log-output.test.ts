@@ -1,7 +1,21 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ensureAdminAccount } from "../db/seed/admin.js";
 import { createTestDatabase } from "../testing/test-db.js";
 import { createLogger, formatLogLine, logFormatFor } from "./log-output.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Runs a script that logs through the server's JSON logger to a piped stdout; its lines and exit code. */
+function logInChild(script: string): Promise<{ lines: string[]; code: number | null }> {
+  const code = `import { createLogger } from "./server/lib/log-output.ts"; const logger = createLogger({ level: "info", format: "json" }); ${script}`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  return new Promise((resolve) => child.on("close", (exit) => resolve({ lines: out.split("\n").filter((l) => l !== ""), code: exit })));
+}
 
 /** A stand-in stdout that keeps what is written. */
 function terminal(isTTY: boolean) {
@@ -28,12 +42,22 @@ describe("log output (ADR 0044)", () => {
     expect(JSON.parse(written[0]!)).toMatchObject({ level: 30, reqId: "req-0123456789", source: "djuu", msg: "search provider failed" });
   });
 
+  it("JSON to stdout is written in batches, and nothing is lost when the process exits or crashes (ADR 0067)", async () => {
+    const exits = await logInChild(`for (let i = 0; i < 5000; i++) logger.info({ i }, "line"); process.exit(3);`);
+    expect(exits.code).toBe(3);
+    expect(exits.lines).toHaveLength(5000);
+    expect(JSON.parse(exits.lines[4999]!)).toMatchObject({ i: 4999, msg: "line" });
+    const crashes = await logInChild(`for (let i = 0; i < 5000; i++) logger.info({ i }, "line"); setTimeout(() => { throw new Error("crash"); }, 0);`);
+    expect(crashes.code).toBe(1);
+    expect(crashes.lines).toHaveLength(5000);
+  }, 30_000);
+
   it("pretty: time, level, the request id's start, the message, the request and its answer", () => {
     const time = new Date(2026, 10, 23, 9, 5, 7, 42).getTime();
     const incoming = formatLogLine(JSON.stringify({ level: 30, time, reqId: "9f1c2e4a-1111-2222-3333-444455556666", req: { method: "GET", url: "/sort/club?page=2" }, msg: "incoming request" }));
     expect(incoming).toBe("09:05:07.042 INFO  [9f1c2e4a] incoming request GET /sort/club?page=2\n");
-    const done = formatLogLine(JSON.stringify({ level: 30, time, reqId: "9f1c2e4a-1111", res: { statusCode: 404 }, responseTime: 3.14159, msg: "request completed" }));
-    expect(done).toBe("09:05:07.042 INFO  [9f1c2e4a] request completed 404 3.1 ms\n");
+    const done = formatLogLine(JSON.stringify({ level: 30, time, reqId: "9f1c2e4a-1111", req: { method: "GET", url: "/x" }, res: { statusCode: 404 }, responseTime: 3.14159, msg: "request completed" }));
+    expect(done).toBe("09:05:07.042 INFO  [9f1c2e4a] request completed GET /x 404 3.1 ms\n");
     const other = formatLogLine(JSON.stringify({ level: 40, time, pid: 1, hostname: "h", msg: "kept answer refresh failed", key: "home", note: "two words" }));
     expect(other).toBe('09:05:07.042 WARN  kept answer refresh failed key=home note="two words"\n');
   });
