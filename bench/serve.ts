@@ -117,6 +117,7 @@ const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   pgliteSharedBuffers: config.pgliteSharedBuffers,
+  pgliteThread: config.pgliteThread,
   ...(values.pool ? { poolMax: Number(values.pool) } : {}),
   // As server/main.ts does.
   openPool: true,

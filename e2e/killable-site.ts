@@ -57,6 +57,13 @@ export async function startKillableSite(dataDir: string, env: Record<string, str
   });
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  // After the exit, its last output (the reason it gave) is read only once its pipes close.
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const exitReport = async () => {
+    const { code, signal } = await exited;
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000))]);
+    return `server exited (${code ?? signal}):\n${output}`;
+  };
 
   return {
     url,
@@ -74,7 +81,7 @@ export async function startKillableSite(dataDir: string, env: Record<string, str
     healthy: async (timeoutMs = 180_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited:\n${output}`);
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(await exitReport());
         const res = await fetch(`${url}/healthz`).catch(() => null);
         if (res?.ok) return;
         if (Date.now() > deadline) throw new Error(`server not healthy in time:\n${output}`);

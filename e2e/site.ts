@@ -68,10 +68,15 @@ export async function startSite(opts: { dataDir?: string; env?: Record<string, s
   });
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // After the exit, its last output (the reason it gave) is read only once its pipes close.
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
 
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`site exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000))]);
+      throw new Error(`site exited with ${child.exitCode}:\n${output}`);
+    }
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) break;

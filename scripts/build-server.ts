@@ -38,8 +38,13 @@ export function sourceUrlPlugin(outDir: string): Plugin {
 export async function buildServer(outDir = SERVER_OUT_DIR, entry = path.join(root, "server", "main.ts")): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
   await build({
-    // The plugin sandbox's worker thread is started from its own file (server/modules/plugins/sandbox/host.ts).
-    entryPoints: { [path.basename(entry, ".ts")]: entry, "plugin-worker": path.join(root, "server", "modules", "plugins", "sandbox", "worker.ts") },
+    // Worker threads start from files of their own: the plugin sandbox's (server/modules/plugins/sandbox/host.ts)
+    // and PGlite's (server/db/pglite-thread/client.ts).
+    entryPoints: {
+      [path.basename(entry, ".ts")]: entry,
+      "plugin-worker": path.join(root, "server", "modules", "plugins", "sandbox", "worker.ts"),
+      "pglite-worker": path.join(root, "server", "db", "pglite-thread", "worker.ts"),
+    },
     outdir: outDir,
     bundle: true,
     splitting: true,

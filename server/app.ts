@@ -148,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Without SMTP the kept mails are mirrored in DATA_DIR for `npm run outbox` (ADR 0018).
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxFile: path.join(config.dataDir, OUTBOX_MIRROR_FILE) },
     uploadsDir: config.uploadsDir,
-    system: { engine: deps.database.engine, dataDir: config.dataDir },
+    system: { engine: deps.database.engine, dataDir: config.dataDir, queriesOnThisThread: deps.database.queriesOnThisThread },
     searchAnswerLimits: deps.searchAnswerLimits,
     ...(deps.recordedLimits ? { recordedLimits: deps.recordedLimits } : {}),
     // Singleton background work runs on the holder only (ADR 0040); taken at its first check.

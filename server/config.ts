@@ -52,6 +52,8 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(kB|MB|GB)$/, { message: "must be a size such as 16MB" })
     .optional(),
+  /** PGlite on a worker thread of its own (ADR 0068); 0: on the server's thread. */
+  PGLITE_THREAD: z.enum(["0", "1"]).default("1"),
   REDIS_URL: urlWithProtocol(["redis", "rediss"]),
   /** Prepended to every Redis key and channel (ADR 0039): several sites can share one Redis. */
   REDIS_PREFIX: z
@@ -163,6 +165,8 @@ export interface Config {
   databaseUrl?: string;
   /** PGlite's shared_buffers, e.g. "16MB". */
   pgliteSharedBuffers?: string;
+  /** PGlite on a thread of its own. */
+  pgliteThread: boolean;
   redisUrl?: string;
   /** Key and channel prefix in Redis. */
   redisPrefix: string;
@@ -241,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsDir: path.join(dataDir, "uploads"),
     databaseUrl: e.DATABASE_URL,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
+    pgliteThread: e.PGLITE_THREAD === "1",
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     smtpUrl: e.SMTP_URL,

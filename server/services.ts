@@ -56,7 +56,7 @@ export interface ServiceOptions {
   /** Collection (ADR 0023): runner poll and schedule tick (0 = never runs here), job lease. */
   collect?: { intervalMs: number; leaseMs: number };
   /** The dashboard's system facts: which engine runs, and DATA_DIR (its size is shown). */
-  system?: { engine: DatabaseEngine; dataDir: string };
+  system?: { engine: DatabaseEngine; dataDir: string; queriesOnThisThread?: boolean };
   /** Benchmarks only: other limits for kept search answers (`freshMs: 0`: every search asks). */
   searchAnswerLimits?: SearchAnswersOptions["limits"];
   /** Who runs the work that must run once across instances (ADR 0040); default: this one. */

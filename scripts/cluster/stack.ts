@@ -14,14 +14,29 @@ import { type RunningNginx, startNginx } from "./nginx.js";
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const SERVER_BUILD = path.join(ROOT, "build", "node", "main.js");
 
+/**
+ * Ports for servers started here are drawn below Linux's ephemeral range (32768-60999): a port
+ * the kernel handed out for a listen(0) and freed again could be taken as the source port of any
+ * outgoing connection before the server binds it (seen: a site that exited at start while two
+ * test streams and Chromium opened connections). Outgoing connections never use these.
+ */
+const PORTS_FROM = 20_000;
+const PORTS_TO = 32_000;
+
+/** A port nothing listens on now (tried by binding it), outside the ephemeral range. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let attempt = 0; ; attempt++) {
+    const port = PORTS_FROM + Math.floor(Math.random() * (PORTS_TO - PORTS_FROM));
+    if (await canListen(port)) return port;
+    if (attempt >= 50) throw new Error(`no free port in ${PORTS_FROM}-${PORTS_TO} after 50 tries`);
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 

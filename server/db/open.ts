@@ -1,11 +1,12 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { migrate } from "./migrate.js";
+import { createPglite } from "./pglite-create.js";
+import { PgliteThread } from "./pglite-thread/client.js";
 import { archiveLiveDataDir, bytesUnder, ensureInitialisedDataDir } from "./pglite-datadir.js";
 import { lockDataDir } from "./pglite-lock.js";
 import * as schema from "./schema/index.js";
@@ -13,6 +14,7 @@ import { assertTrigramWorks, assertUtf8Ctype } from "./locale-check.js";
 import { silentLogger, type AppDatabase, type DatabaseHandle, type DbLogger, type SqlSession } from "./types.js";
 
 export type { AppDatabase, DatabaseHandle, DbLogger } from "./types.js";
+export { createPglite, PGLITE_SHARED_BUFFERS } from "./pglite-create.js";
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; when absent the embedded PGlite in `${dataDir}/db` is used. */
@@ -25,6 +27,8 @@ export interface OpenDatabaseOptions {
   openPool?: boolean;
   /** PGlite's shared_buffers (default PGLITE_SHARED_BUFFERS). */
   pgliteSharedBuffers?: string;
+  /** PGlite on a thread of its own (default; PGLITE_THREAD=0 runs it on the server's thread). */
+  pgliteThread?: boolean;
 }
 
 /** Opens the database named by the configuration, refuses unusable locales, and migrates it. */
@@ -36,7 +40,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const dir = path.resolve(options.dataDir, "db");
   await mkdir(dir, { recursive: true });
   const sharedBuffers = options.pgliteSharedBuffers ?? pgliteBuffersFor(await bytesUnder(dir));
-  return openPgliteDatabase(dir, { logger, sharedBuffers });
+  return openPgliteDatabase(dir, { logger, sharedBuffers, thread: options.pgliteThread ?? true });
 }
 
 /**
@@ -49,17 +53,27 @@ export function pgliteBuffersFor(databaseBytes: number): string {
   return `${Math.min(128, Math.max(16, mb))}MB`;
 }
 
+/** What both ways of running PGlite answer: in this process, or on a thread of its own. */
+type PgliteClient = Pick<PGlite, "query" | "exec" | "transaction" | "close"> | PgliteThread;
+
+export interface PgliteOpenOptions {
+  logger?: DbLogger;
+  /** A `dumpDataDir()` tarball to start from (tests: skips initdb). */
+  loadDataDir?: Blob;
+  sharedBuffers?: string;
+  /** PGlite on a worker thread of its own (ADR 0068; the server's default), or in this thread. */
+  thread?: boolean;
+}
+
 /** PGlite on disk at `dir`, or in memory when `dir` is undefined (tests). */
-export async function openPgliteDatabase(
-  dir: string | undefined,
-  { logger = silentLogger, loadDataDir, sharedBuffers }: { logger?: DbLogger; loadDataDir?: Blob; sharedBuffers?: string } = {},
-): Promise<DatabaseHandle> {
+export async function openPgliteDatabase(dir: string | undefined, { logger = silentLogger, loadDataDir, sharedBuffers, thread = false }: PgliteOpenOptions = {}): Promise<DatabaseHandle> {
   const unlock = dir ? await lockDataDir(dir) : async () => {};
-  let client: PGlite | undefined;
+  let client: PgliteClient | undefined;
   try {
     // A kill during initdb must not leave a directory PGlite cannot open (ADR 0042).
     if (dir && !loadDataDir) await ensureInitialisedDataDir(dir, (staging) => createPglite(staging, undefined, sharedBuffers), logger);
-    client = await createPglite(dir, loadDataDir, sharedBuffers).catch((err: unknown) => {
+    const opening = thread ? PgliteThread.open({ dir, loadDataDir, sharedBuffers }) : createPglite(dir, loadDataDir, sharedBuffers);
+    client = await opening.catch((err: unknown) => {
       throw dir ? unopenable(dir, err) : err;
     });
     await prepareDatabase(pgliteSession(client), logger);
@@ -68,12 +82,14 @@ export async function openPgliteDatabase(
     await unlock();
     throw err;
   }
-  logger.info({ engine: "pglite", dir: dir ?? "memory" }, "database ready");
-  const db: AppDatabase = drizzlePglite({ client, schema });
+  logger.info({ engine: "pglite", dir: dir ?? "memory", thread }, "database ready");
+  // Drizzle's PGlite driver calls `query` and `transaction`, which the thread's client answers alike.
+  const db: AppDatabase = drizzlePglite({ client: client as PGlite, schema });
   const opened = client;
   return {
     db,
     engine: "pglite",
+    queriesOnThisThread: !thread,
     archiveDataDirTo: dir ? (target) => archiveLiveDataDir(opened, dir, target) : undefined,
     close: once(async () => {
       await opened.close();
@@ -139,6 +155,7 @@ export async function openPostgresDatabase(
   return {
     db,
     engine: "postgres",
+    queriesOnThisThread: false,
     dedicatedConnection: () => new pg.Client({ connectionString: databaseUrl, application_name: "djsearch-lease", ...OUTAGE_BOUNDS, query_timeout: 5_000 }),
     close: once(() => pool.end()),
   };
@@ -166,30 +183,9 @@ async function openEveryConnection(pool: pg.Pool, count: number): Promise<void> 
   );
 }
 
-/**
- * PGlite's buffer pool by default (ADR 0037; PGLITE_SHARED_BUFFERS). PGlite's own, 128 MB, lives
- * inside the WebAssembly heap, which never gives memory back: pages once read stay resident for
- * the life of the process. 16 MB holds the demo catalogue's hot pages; a page read past it comes
- * from the operating system's file cache (shared, not the server's RSS), which costs a large
- * catalogue its cold reads: `openDatabase` sizes it by the database (`pgliteBuffersFor`).
- */
-export const PGLITE_SHARED_BUFFERS = "16MB";
-
-/**
- * A PGlite instance with the extensions our migrations need; `undefined` = in memory.
- * A new database runs initdb (several seconds); `loadDataDir` (a `dumpDataDir()` tarball) skips it.
- */
-export function createPglite(dir: string | undefined, loadDataDir?: Blob, sharedBuffers = PGLITE_SHARED_BUFFERS): Promise<PGlite> {
-  return PGlite.create(dir ?? "memory://", {
-    extensions: { pg_trgm },
-    loadDataDir,
-    startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`],
-  });
-}
-
-export function pgliteSession(client: PGlite): SqlSession {
+export function pgliteSession(client: PgliteClient): SqlSession {
   return {
-    query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+    query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows as T[],
     exec: async (text) => {
       await client.exec(text);
     },

@@ -1,11 +1,13 @@
+import { PgliteThread } from "./pglite-thread/client.js";
 import type { DatabaseHandle } from "./types.js";
 
 /**
  * How busy the database's connections are, the same four numbers on both engines (ADR 0044):
  * - PostgreSQL: node-postgres's pool (`totalCount`, `idleCount`, `waitingCount`, `options.max`).
  * - PGlite: one engine that runs one statement or transaction at a time; `waiting` is the calls
- *   queued behind the one running (counted around PGlite's own queue, `_runExclusiveTransaction`,
- *   which `query`, `exec` and `transaction` all pass through).
+ *   queued behind the one running (in process: counted around PGlite's own queue,
+ *   `_runExclusiveTransaction`, which `query`, `exec` and `transaction` all pass through; on its
+ *   own thread: the calls sent to it and not yet answered).
  */
 export interface PoolStats {
   /** Open connections (PGlite: 1). */
@@ -56,6 +58,13 @@ export function poolStatsOf(handle: DatabaseHandle): (() => PoolStats) | undefin
     const pool = client as PgPoolLike;
     if (typeof pool.totalCount !== "number") return undefined;
     return () => ({ size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options?.max ?? 10 });
+  }
+  // On its own thread (ADR 0068): the calls sent to it and not answered yet.
+  if (client instanceof PgliteThread) {
+    return () => {
+      const { busy, waiting } = client.load();
+      return { size: 1, idle: busy ? 0 : 1, waiting, max: 1 };
+    };
   }
   const counter = pglitePending(client as PgliteLike);
   if (!counter) return undefined;

@@ -12,6 +12,8 @@ export type DatabaseEngine = "pglite" | "postgres";
 export interface DatabaseHandle {
   db: AppDatabase;
   engine: DatabaseEngine;
+  /** The queries run on the server's own thread (PGlite in process): a long one holds every request. */
+  queriesOnThisThread: boolean;
   /** PGlite on disk only: a consistent tar of its data directory while it runs (ADR 0042). */
   archiveDataDirTo?(target: string): Promise<{ bytes: number; heldMs: number }>;
   /**

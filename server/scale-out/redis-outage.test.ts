@@ -8,7 +8,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +16,7 @@ import { createTestAdmin } from "../testing/admins.js";
 import { testRedisUrl } from "../testing/test-redis.js";
 import { createTwoInstances, type TwoInstances } from "../testing/two-instances.js";
 import { createTestUser, type TestUser } from "../testing/users.js";
+import { freePort } from "../../scripts/cluster/stack.js";
 
 const enabled = Boolean(testRedisUrl() && process.env.TEST_DATABASE_URL);
 /**
@@ -24,15 +24,6 @@ const enabled = Boolean(testRedisUrl() && process.env.TEST_DATABASE_URL);
  * REDIS_OUTAGE_MS=30000 runs the issue's 30 s.
  */
 const OUTAGE_MS = Number(process.env.REDIS_OUTAGE_MS) || 6_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, "close");
-  return port;
-}
 
 /** A throw-away redis-server (no persistence) of this test on `port`. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -103,6 +103,11 @@ async function buildPgliteTemplate(kind: "empty" | "migrated"): Promise<Blob> {
   }
 }
 
+/** PGlite on its own thread as the server runs it (ADR 0068), unless TEST_PGLITE_THREAD=0. */
+export function pgliteThreadInTests(): boolean {
+  return process.env.TEST_PGLITE_THREAD !== "0";
+}
+
 /**
  * A fresh, migrated database for one test file: PGlite in memory, or a uniquely named PostgreSQL
  * database (C.UTF-8) that `close()` drops again.
@@ -111,7 +116,7 @@ export async function createTestDatabase(
   engine: DatabaseEngine,
   { logger }: { logger?: DbLogger } = {},
 ): Promise<DatabaseHandle> {
-  if (engine === "pglite") return openPgliteDatabase(undefined, { logger, loadDataDir: await pgliteTemplate("migrated") });
+  if (engine === "pglite") return openPgliteDatabase(undefined, { logger, loadDataDir: await pgliteTemplate("migrated"), thread: pgliteThreadInTests() });
   const name = await createEmptyPostgresDatabase();
   let handle: DatabaseHandle;
   try {

@@ -35,7 +35,7 @@ export interface SearchInputs {
   sourceNetwork?: SourceNetwork;
   collect: { intervalMs: number; leaseMs: number };
   canary: { intervalMs: number; onDrift?: OnDrift; stepTimeoutMs?: number };
-  system: { engine: DatabaseEngine; dataDir: string };
+  system: { engine: DatabaseEngine; dataDir: string; queriesOnThisThread?: boolean };
   searchAnswerLimits?: SearchAnswersOptions["limits"];
 }
 
@@ -73,7 +73,7 @@ export function searchServices({ db, logger, core, sources: s, charts, sourceNet
     },
     stepTimeoutMs: canary.stepTimeoutMs,
   });
-  const local = localProvider(db, { engine: system.engine });
+  const local = localProvider(db, { queriesOnThisThread: system.queriesOnThisThread ?? false });
   const search = searchService(() => [local, ...sources.providers()], {
     onProviderError: (source, err) => logger.warn({ err, source }, "search provider failed"),
     // The fastest place of a hit found on several sites first: by the sources' health now (ADR 0052).

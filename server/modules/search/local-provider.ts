@@ -1,5 +1,4 @@
 import type { AppDatabase } from "../../db/open.js";
-import type { DatabaseEngine } from "../../db/types.js";
 import { Cache } from "../../lib/cache.js";
 import { toCatalogueItem } from "../catalog/catalogue-item.js";
 import { searchRepo } from "./repo.js";
@@ -28,14 +27,15 @@ const capFor = (keyword: string, cap: number) => (isOneHan(keyword) ? Math.min(c
 /** Our own catalogue (items of every source site, collected or uploaded), through the trigram index. */
 export function localProvider(
   db: AppDatabase,
-  options: { cap?: number; timeoutMs?: number; engine?: DatabaseEngine } = {},
+  options: { cap?: number; timeoutMs?: number; queriesOnThisThread?: boolean } = {},
 ): SearchProvider {
   const repo = searchRepo(db);
-  // PGlite runs queries on this thread one after another anyway; taking them one per loop turn
-  // lets the answers of the sites that arrived meanwhile be handled between them, where a
-  // burst's catalogue queries would otherwise run as one block (bench/README.md, issue 22).
-  // PostgreSQL's pool runs them side by side: only the first yield applies there.
-  const turn = options.engine === "pglite" ? oneTaskPerTurn() : (task: () => Promise<ProviderResult>) => yieldOnce().then(task);
+  // PGlite in process runs queries on this thread one after another anyway; taking them one per
+  // loop turn lets the answers of the sites that arrived meanwhile be handled between them, where
+  // a burst's catalogue queries would otherwise run as one block (bench/README.md, issue 22).
+  // PostgreSQL's pool and PGlite on its own thread (ADR 0068) leave this thread free: only the
+  // first yield applies there.
+  const turn = options.queriesOnThisThread ? oneTaskPerTurn() : (task: () => Promise<ProviderResult>) => yieldOnce().then(task);
   const maxCap = options.cap ?? LOCAL_SEARCH_CAP;
   // One number per provider, read again in the background every 10 minutes.
   const size = new Cache<number>({ name: "search-catalogue-size", maxEntries: 1, maxBytes: 1024, sizeOf: () => 8, freshMs: 10 * 60_000, staleMs: 24 * 3_600_000 });

@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,17 +16,10 @@ import { renderNginxConfig, startNginx, type RunningNginx } from "../../../scrip
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import type { SourceAdapterEntry } from "../sources/source-provider.js";
 import type { SourceAdapter } from "../sources/types.js";
+import { freePort } from "../../../scripts/cluster/stack.js";
 
 const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 const SLOW_MS = 800;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const slowSite: SourceAdapterEntry = {
   code: "slowdj",
