@@ -36,6 +36,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
 import { loadClient, type LoadResult } from "./load-client.js";
+import { processesMs, threadsMs } from "./proc-cpu.js";
 
 const { values } = parseArgs({
   options: {
@@ -98,6 +99,17 @@ const headers = () => ({ "accept-encoding": ENCODING, "x-forwarded-for": benchCl
 /** The load client runs in a process of its own (load-client.ts), for the app and the bare reference alike. */
 const client = loadClient();
 const run = (url: string, set: PageSet, duration: number) => client.run({ url, paths: set.all, connections, duration, headers: { "accept-encoding": ENCODING } });
+
+/**
+ * A run with the server's own CPU beside it: all its threads (/proc stat) and its main thread
+ * (schedstat). When the client's core is saturated, req/s tells the client's pace; the CPU a
+ * request costs the server still tells which server is cheaper (ADR 0067, bench/README.md).
+ */
+async function runMeasured(url: string, pid: number, set: PageSet, duration: number): Promise<LoadResult & { serverMs: number; mainMs: number }> {
+  const [cpu0, main0] = [processesMs([pid]), threadsMs(pid).main];
+  const result = await run(url, set, duration);
+  return { ...result, serverMs: processesMs([pid]) - cpu0, mainMs: threadsMs(pid).main - main0 };
+}
 
 /** `connections` requests at once (of one page, or as many different pages of the set): their p99 and slowest, ms. */
 async function burst(set: PageSet): Promise<string> {
@@ -216,10 +228,10 @@ try {
     await run(bareBase, set, 2);
     const load = os.loadavg()[0].toFixed(2);
     // App and bare alternate in short rounds, so the shared machine's load drifts over both alike.
-    const [app, ref] = [[] as LoadResult[], [] as LoadResult[]];
+    const [app, ref] = [[] as Awaited<ReturnType<typeof runMeasured>>[], [] as Awaited<ReturnType<typeof runMeasured>>[]];
     for (let round = 0; round < ROUNDS; round++) {
-      app.push(await run(base, set, Number(values.duration) / ROUNDS));
-      ref.push(await run(bareBase, set, Number(values.duration) / ROUNDS));
+      app.push(await runMeasured(base, server.pid, set, Number(values.duration) / ROUNDS));
+      ref.push(await runMeasured(bareBase, bare.pid!, set, Number(values.duration) / ROUNDS));
     }
     await change();
     cold.get(set.name)!.change = await burst(set);
@@ -227,6 +239,10 @@ try {
     // The client's share of a core while it drove bare Fastify: near 100 % it, not the server, set the pace.
     const clientCore = (results: LoadResult[]) => `${Math.round((100 * results.reduce((n, r) => n + r.clientCpuMs, 0)) / results.reduce((n, r) => n + r.wallMs, 0))}%`;
     const [appP99, refP99] = [app, ref].map((results) => median(results.map((r) => r.p99)));
+    // The server's CPU per answer (all threads), µs, and its main thread's share of a core.
+    const perRequest = (results: typeof app) => (1000 * results.reduce((n, r) => n + r.serverMs, 0)) / results.reduce((n, r) => n + r.total, 0);
+    const mainCore = (results: typeof app) => `${Math.round((100 * results.reduce((n, r) => n + r.mainMs, 0)) / results.reduce((n, r) => n + r.wallMs, 0))}%`;
+    const [appUs, refUs] = [perRequest(app), perRequest(ref)];
     rows.push({
       page: set.name,
       "sent KB": sentKb,
@@ -238,6 +254,9 @@ try {
       // Issue 23's budget: ≥ 60 % of bare, p99 ≤ 2 × bare + 5 ms.
       "p99 budget": `${2 * refP99! + 5}${appP99! <= 2 * refP99! + 5 ? "" : " ✗"}`,
       "client core (app/bare)": `${clientCore(app)} / ${clientCore(ref)}`,
+      "server main core (app/bare)": `${mainCore(app)} / ${mainCore(ref)}`,
+      // Bare's CPU per answer over the app's: the share of bare's rate the app would reach on a core of its own.
+      "server µs/req (app/bare)": `${Math.round(appUs)} / ${Math.round(refUs)} (${Math.round((100 * refUs) / appUs)}%)`,
       "cold p99 start": cold.get(set.name)!.start,
       "cold p99 change": cold.get(set.name)!.change!,
       "non2xx/err": app.reduce((n, r) => n + r.non2xx - (set.name.startsWith("404") ? r.total : 0), 0) + "/" + app.reduce((n, r) => n + r.errors, 0),
