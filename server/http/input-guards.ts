@@ -1,5 +1,5 @@
 import { serverMessages } from "@contracts/messages";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, preHandlerHookHandler } from "fastify";
 import { AppError } from "../errors.js";
 
 /** How deep the check walks a body (the JSON parser accepts any depth; our bodies are a few levels). */
@@ -31,10 +31,15 @@ const API = /^\/(?:api|pandaadmin)\//;
  * its own message (搜索关键词包含无效字符); pages and media answer odd paths their own way.
  */
 export function registerUnstorableTextGuard(app: FastifyInstance) {
-  app.addHook("preHandler", async (request) => {
-    if (!API.test(request.routeOptions.url ?? "")) return;
+  const guard: preHandlerHookHandler = (request, _reply, done) => {
     if (containsUnstorable(request.query) || containsUnstorable(request.params) || containsUnstorable(request.body)) {
-      throw new AppError(400, serverMessages.nulCharacter);
+      return done(new AppError(400, serverMessages.nulCharacter));
     }
+    done();
+  };
+  // On the API's routes only (registered after this), first of their own preHandlers: pages do not pay for it.
+  app.addHook("onRoute", (route) => {
+    if (!API.test(route.url)) return;
+    route.preHandler = [guard, ...(route.preHandler ? [route.preHandler].flat() : [])];
   });
 }
