@@ -44,7 +44,7 @@ export function accountServices({ db, logger, core, publicUrl, mail, uploadsDir,
   const emailCodes = emailCodeService(db, { mailer, ephemeral, clock, publicUrl, siteTitle: async () => (await siteSettings.get()).title, logger });
   const captcha = captchaService(ephemeral);
   return {
-    adminUsers: adminUserService(db, { audit, sessions }),
+    adminUsers: adminUserService(db, { audit, sessions, clock }),
     visitors: visitorService(db),
     sessions,
     captcha,

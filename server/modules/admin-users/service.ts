@@ -23,6 +23,8 @@ type Tx = Parameters<Parameters<AppDatabase["transaction"]>[0]>[0];
 export interface AdminUserServiceOptions {
   audit: AuditService;
   sessions: Pick<SessionService, "revokeUserSessions">;
+  /** The server's clock (the ledger row's time); tests move it. Default: the system's. */
+  clock?: () => Date;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface AdminUserServiceOptions {
  * and disable (a disabled member's sessions end at once), their downloads. Every change writes
  * its audit row in the same transaction.
  */
-export function adminUserService(db: AppDatabase, { audit, sessions }: AdminUserServiceOptions) {
+export function adminUserService(db: AppDatabase, { audit, sessions, clock = () => new Date() }: AdminUserServiceOptions) {
   /** Locks the member, applies `change`, records `action`; answers the member before and after. */
   async function change(actor: AuditActor, id: number, action: AuditAction, build: (repo: ReturnType<typeof adminUserRepo>, before: UserRecord) => Promise<UserChange>) {
     try {
@@ -42,7 +44,7 @@ export function adminUserService(db: AppDatabase, { audit, sessions }: AdminUser
         const after = await repo.update(id, patch);
         // The balance edited by hand: its ledger row, so the balance stays the sum of the ledger (ADR 0061).
         if (after.coins !== before.coins) {
-          await economyRepo(tx).record(id, after.coins - before.coins, after.coins, { reason: "admin_set", note: "管理员修改余额", adminId: actor.adminId, at: new Date() });
+          await economyRepo(tx).record(id, after.coins - before.coins, after.coins, { reason: "admin_set", note: "管理员修改余额", adminId: actor.adminId, at: clock() });
         }
         await audit.record(actor, { action, targetType: "user", targetId: id, before: auditView(before), after: auditView(after) }, tx as unknown as AppDatabase);
         return { before, after };

@@ -39,12 +39,13 @@ describe.each(testEngines())("the coin ledger on %s", (engine) => {
     const w = t.app.services.writes;
     for (const [i, id] of [a, b, c].entries()) await w.updateItem(id!, { vipdown: "0", price: 7 + i, weburl: `https://pan.example.cn/s/${id}`, webPassword: "x" });
     const { id: adminId } = await createTestAdmin(t.database.db, { role: "super" });
-    const bossHeaders = { authorization: `Bearer ${await t.app.services.sessions.createAdminSession(adminId)}` };
     const members: TestUser[] = [];
     for (let i = 0; i < 4; i++) members.push(await createTestUser(t.app, { coins: i * 40 }));
 
     const post = (u: TestUser, url: string, body?: unknown) => call(t.app, "POST", url, { headers: u.headers, body });
     for (let day = 0; day < 3; day++) {
+      // A session of the day: the clock moves a day at a time, past an admin session's life.
+      const bossHeaders = { authorization: `Bearer ${await t.app.services.sessions.createAdminSession(adminId)}` };
       // Every member at once: check-ins (twice each), downloads of each priced suite (twice each),
       // a VIP, an admin's grant, deduction and edit of the balance.
       await Promise.all(
@@ -64,6 +65,20 @@ describe.each(testEngines())("the coin ledger on %s", (engine) => {
     for (const row of await lastBalances()) expect(row.last).toBe(row.coins);
     const reasons = await queryRows<{ reason: string }>(t.database.db, sql`select distinct reason from coin_ledger order by reason`);
     expect(reasons.map((r) => r.reason)).toEqual(expect.arrayContaining(["admin_deduct", "admin_grant", "admin_set", "checkin", "download", "opening"]));
+    // The admins' moves happened on each of the three days.
+    const adminDays = await queryRows<{ n: number }>(t.database.db, sql`select count(distinct created_at::date)::int as n from coin_ledger where reason like 'admin%'`);
+    expect(adminDays[0]!.n).toBeGreaterThanOrEqual(3);
+  });
+
+  it("dates an admin's edit of the balance by the server's clock, as every other row", async () => {
+    clock.advance(10 * DAY);
+    const { id: adminId } = await createTestAdmin(t.database.db, { role: "super" });
+    const headers = { authorization: `Bearer ${await t.app.services.sessions.createAdminSession(adminId)}` };
+    const member = await createTestUser(t.app, { coins: 10 });
+    const res = await t.app.inject({ method: "PATCH", url: `/api/pandaadmin/users/${member.id}`, headers, payload: { coins: 25 } });
+    expect(res.statusCode).toBe(200);
+    const [row] = await queryRows<{ at: Date | string }>(t.database.db, sql`select created_at as at from coin_ledger where user_id = ${member.id} and reason = 'admin_set'`);
+    expect(Math.abs(new Date(row!.at).getTime() - clock().getTime())).toBeLessThan(60_000);
   });
 
   it("a refused spend writes nothing: neither balance nor ledger moves", async () => {
