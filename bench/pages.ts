@@ -37,6 +37,7 @@ import { parseArgs } from "node:util";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
 import { loadClient, type LoadResult } from "./load-client.js";
 import { processesMs, threadsMs } from "./proc-cpu.js";
+import { runWithWrk, wrkAvailable } from "./wrk-client.js";
 
 const { values } = parseArgs({
   options: {
@@ -52,6 +53,8 @@ const { values } = parseArgs({
     "cold-only": { type: "boolean", default: false },
     // The server runs with --cpu-prof and writes its profile into this directory on exit.
     profile: { type: "string" },
+    // wrk (C; Debian's wrk package) when installed: autocannon saturates its core first on small pages.
+    client: { type: "string" },
   },
 });
 const connections = Number(values.connections);
@@ -98,7 +101,12 @@ const headers = () => ({ "accept-encoding": ENCODING, "x-forwarded-for": benchCl
 
 /** The load client runs in a process of its own (load-client.ts), for the app and the bare reference alike. */
 const client = loadClient();
-const run = (url: string, set: PageSet, duration: number) => client.run({ url, paths: set.all, connections, duration, headers: { "accept-encoding": ENCODING } });
+const clientName = values.client ?? (wrkAvailable() ? "wrk" : "autocannon");
+if (clientName === "autocannon" && !values.client) console.log("wrk is not installed (apt-get install wrk): autocannon drives the load, and saturates its core on small pages");
+const run = (url: string, set: PageSet, duration: number) => {
+  const job = { url, paths: set.all, connections, duration, headers: { "accept-encoding": ENCODING } };
+  return clientName === "wrk" ? runWithWrk(job) : client.run(job);
+};
 
 /**
  * A run with the server's own CPU beside it: all its threads (/proc stat) and its main thread
@@ -264,7 +272,7 @@ try {
     });
   }
   console.table(rows);
-  console.log(`${connections} connections, ${values.duration} s per server in ${ROUNDS} alternating rounds (req/s over all; p50/p99: median of the rounds); Accept-Encoding ${ENCODING}; load = 1-min load average before the runs (${os.cpus().length} cores)`);
+  console.log(`load client: ${clientName}; ${connections} connections, ${values.duration} s per server in ${ROUNDS} alternating rounds (req/s over all; p50/p99: median of the rounds); Accept-Encoding ${ENCODING}; load = 1-min load average before the runs (${os.cpus().length} cores)`);
 } catch (err) {
   if (err !== COLD_ONLY) throw err;
 } finally {
