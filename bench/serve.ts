@@ -118,6 +118,7 @@ const database = await openDatabase({
   dataDir: config.dataDir,
   pgliteSharedBuffers: config.pgliteSharedBuffers,
   pgliteThread: config.pgliteThread,
+  pglitePrepared: config.pglitePrepared,
   ...(values.pool ? { poolMax: Number(values.pool) } : {}),
   // As server/main.ts does.
   openPool: true,

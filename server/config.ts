@@ -54,6 +54,8 @@ const envSchema = z.object({
     .optional(),
   /** PGlite on a worker thread of its own (ADR 0068); 0: on the server's thread. */
   PGLITE_THREAD: z.enum(["0", "1"]).default("1"),
+  /** On PGlite's thread, each distinct statement parsed and planned once (ADR 0068); 0: PGlite's own query. */
+  PGLITE_PREPARED: z.enum(["0", "1"]).default("1"),
   REDIS_URL: urlWithProtocol(["redis", "rediss"]),
   /** Prepended to every Redis key and channel (ADR 0039): several sites can share one Redis. */
   REDIS_PREFIX: z
@@ -167,6 +169,8 @@ export interface Config {
   pgliteSharedBuffers?: string;
   /** PGlite on a thread of its own. */
   pgliteThread: boolean;
+  /** Named prepared statements on PGlite's thread. */
+  pglitePrepared: boolean;
   redisUrl?: string;
   /** Key and channel prefix in Redis. */
   redisPrefix: string;
@@ -246,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     pgliteThread: e.PGLITE_THREAD === "1",
+    pglitePrepared: e.PGLITE_PREPARED === "1",
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     smtpUrl: e.SMTP_URL,

@@ -26,7 +26,7 @@ async function main() {
   await mkdir(config.mediaDir, { recursive: true });
   await mkdir(config.uploadsDir, { recursive: true });
   // A server opens its whole PostgreSQL pool at start: the first requests find it ready (ADR 0045).
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, pgliteThread: config.pgliteThread, logger, openPool: true });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, pgliteThread: config.pgliteThread, pglitePrepared: config.pglitePrepared, logger, openPool: true });
 
   // Charts are aggregated in the background (at start-up, then every CHARTS_REBUILD_INTERVAL_MS).
   // The built-in external sites, each with its own bounded outbound client, closed on shutdown.

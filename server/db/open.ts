@@ -29,6 +29,8 @@ export interface OpenDatabaseOptions {
   pgliteSharedBuffers?: string;
   /** PGlite on a thread of its own (default; PGLITE_THREAD=0 runs it on the server's thread). */
   pgliteThread?: boolean;
+  /** There, named prepared statements (default; PGLITE_PREPARED=0: PGlite's own query). */
+  pglitePrepared?: boolean;
 }
 
 /** Opens the database named by the configuration, refuses unusable locales, and migrates it. */
@@ -40,7 +42,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const dir = path.resolve(options.dataDir, "db");
   await mkdir(dir, { recursive: true });
   const sharedBuffers = options.pgliteSharedBuffers ?? pgliteBuffersFor(await bytesUnder(dir));
-  return openPgliteDatabase(dir, { logger, sharedBuffers, thread: options.pgliteThread ?? true });
+  return openPgliteDatabase(dir, { logger, sharedBuffers, thread: options.pgliteThread ?? true, prepared: options.pglitePrepared ?? true });
 }
 
 /**
@@ -63,16 +65,21 @@ export interface PgliteOpenOptions {
   sharedBuffers?: string;
   /** PGlite on a worker thread of its own (ADR 0068; the server's default), or in this thread. */
   thread?: boolean;
+  /** On the thread: each distinct statement parsed and planned once (pglite-thread/prepared.ts). */
+  prepared?: boolean;
 }
 
 /** PGlite on disk at `dir`, or in memory when `dir` is undefined (tests). */
-export async function openPgliteDatabase(dir: string | undefined, { logger = silentLogger, loadDataDir, sharedBuffers, thread = false }: PgliteOpenOptions = {}): Promise<DatabaseHandle> {
+export async function openPgliteDatabase(
+  dir: string | undefined,
+  { logger = silentLogger, loadDataDir, sharedBuffers, thread = false, prepared = false }: PgliteOpenOptions = {},
+): Promise<DatabaseHandle> {
   const unlock = dir ? await lockDataDir(dir) : async () => {};
   let client: PgliteClient | undefined;
   try {
     // A kill during initdb must not leave a directory PGlite cannot open (ADR 0042).
     if (dir && !loadDataDir) await ensureInitialisedDataDir(dir, (staging) => createPglite(staging, undefined, sharedBuffers), logger);
-    const opening = thread ? PgliteThread.open({ dir, loadDataDir, sharedBuffers }) : createPglite(dir, loadDataDir, sharedBuffers);
+    const opening = thread ? PgliteThread.open({ dir, loadDataDir, sharedBuffers, prepared }) : createPglite(dir, loadDataDir, sharedBuffers);
     client = await opening.catch((err: unknown) => {
       throw dir ? unopenable(dir, err) : err;
     });
@@ -82,7 +89,7 @@ export async function openPgliteDatabase(dir: string | undefined, { logger = sil
     await unlock();
     throw err;
   }
-  logger.info({ engine: "pglite", dir: dir ?? "memory", thread }, "database ready");
+  logger.info({ engine: "pglite", dir: dir ?? "memory", thread, prepared: thread && prepared }, "database ready");
   // Drizzle's PGlite driver calls `query` and `transaction`, which the thread's client answers alike.
   const db: AppDatabase = drizzlePglite({ client: client as PGlite, schema });
   const opened = client;

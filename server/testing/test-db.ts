@@ -116,7 +116,10 @@ export async function createTestDatabase(
   engine: DatabaseEngine,
   { logger }: { logger?: DbLogger } = {},
 ): Promise<DatabaseHandle> {
-  if (engine === "pglite") return openPgliteDatabase(undefined, { logger, loadDataDir: await pgliteTemplate("migrated"), thread: pgliteThreadInTests() });
+  if (engine === "pglite") {
+    const thread = pgliteThreadInTests();
+    return openPgliteDatabase(undefined, { logger, loadDataDir: await pgliteTemplate("migrated"), thread, prepared: thread && process.env.TEST_PGLITE_PREPARED !== "0" });
+  }
   const name = await createEmptyPostgresDatabase();
   let handle: DatabaseHandle;
   try {

@@ -10,10 +10,10 @@ import { PgliteThread } from "./client.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("PGlite on a thread of its own (ADR 0068)", () => {
+describe.each([false, true])("PGlite on a thread of its own (ADR 0068), prepared statements: %s", (prepared) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
-    handle = await openPgliteDatabase(undefined, { loadDataDir: await pgliteTemplate("migrated"), thread: true });
+    handle = await openPgliteDatabase(undefined, { loadDataDir: await pgliteTemplate("migrated"), thread: true, prepared });
     await handle.db.execute(sql`create table thread_probe (id int primary key, note text)`);
   }, 60_000);
   afterAll(() => handle?.close());
@@ -116,6 +116,15 @@ describe("PGlite on a thread of its own (ADR 0068)", () => {
     await expect.poll(() => stats()).toMatchObject({ idle: 0, waiting: 2 });
     await Promise.all(calls);
     expect(stats()).toMatchObject({ idle: 1, waiting: 0 });
+  });
+
+  it("answers a statement again after its table changed under it", async () => {
+    await handle.db.execute(sql`create table thread_shape (a int)`);
+    await handle.db.execute(sql`insert into thread_shape values (1)`);
+    const read = () => queryRows<Record<string, unknown>>(handle.db, sql`select * from thread_shape`);
+    expect(await read()).toEqual([{ a: 1 }]);
+    await handle.db.execute(sql`alter table thread_shape add column b text default 'x'`);
+    expect(await read()).toEqual([{ a: 1, b: "x" }]);
   });
 
   it("refuses calls once closed, with a clear error, and closing twice is harmless", async () => {

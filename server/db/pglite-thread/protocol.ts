@@ -19,6 +19,8 @@ export interface OpenOptions {
   /** A `dumpDataDir()` tarball to start from. */
   loadDataDir?: Blob;
   sharedBuffers?: string;
+  /** Each distinct statement parsed and planned once (prepared.ts). */
+  prepared?: boolean;
 }
 
 export type ToThread =

@@ -6,11 +6,13 @@
 import { parentPort } from "node:worker_threads";
 import type { PGlite } from "@electric-sql/pglite";
 import { createPglite } from "../pglite-create.js";
+import { preparedStatements } from "./prepared.js";
 import type { FromThread, ThreadError, ToThread } from "./protocol.js";
 
 if (!parentPort) throw new Error("pglite-thread/worker.ts runs as a worker thread");
 const port = parentPort;
 let client: PGlite | undefined;
+let prepared: ReturnType<typeof preparedStatements> | undefined;
 let queue: Promise<void> = Promise.resolve();
 
 const leaveAsText = (value: string) => value;
@@ -24,10 +26,12 @@ async function handle(message: ToThread): Promise<unknown> {
   switch (message.type) {
     case "open":
       client = await createPglite(message.options.dir, message.options.loadDataDir, message.options.sharedBuffers);
+      if (message.options.prepared) prepared = preparedStatements(client);
       return null;
     case "query": {
       const parsers = Object.fromEntries((message.rawTypes ?? []).map((oid) => [oid, leaveAsText]));
-      const { rows, fields, affectedRows } = await opened().query(message.text, message.params, { rowMode: message.rowMode, parsers });
+      const options = { rowMode: message.rowMode, parsers };
+      const { rows, fields, affectedRows } = prepared ? await prepared.query(message.text, message.params, options) : await opened().query(message.text, message.params, options);
       return { rows, fields, affectedRows };
     }
     case "exec":
@@ -35,6 +39,7 @@ async function handle(message: ToThread): Promise<unknown> {
     case "close":
       await client?.close();
       client = undefined;
+      prepared = undefined;
       return null;
   }
 }

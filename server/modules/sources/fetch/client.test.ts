@@ -177,11 +177,15 @@ describe("the source fetcher", () => {
   it("starts requests at least minIntervalMs apart", async () => {
     const client = await setup({ minIntervalMs: 80, concurrency: 4 });
     site.route("/", html("ok"));
-    await client.fetch({ url: `${site.url}/` }); // connected: the next arrivals are not skewed by a connect
+    const first = performance.now();
+    await client.fetch({ url: `${site.url}/` }); // connected: the next ones need no connect
     await Promise.all(Array.from({ length: 5 }, () => client.fetch({ url: `${site.url}/` })));
-    const starts = site.hits.map((h) => h.at);
-    const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
-    expect(gaps.every((gap) => gap >= 75)).toBe(true); // timer granularity
+    // A request arrives after it starts, however the machine delays it in between: the sixth
+    // start is at least 5 × 80 ms after the first, so its arrival is too. (Gaps between arrivals
+    // are not a measure: on a busy machine one late arrival shortens the gap to the next.)
+    const arrivals = site.hits.map((h) => h.at);
+    expect(arrivals).toHaveLength(6);
+    expect(arrivals.at(-1)! - first).toBeGreaterThanOrEqual(5 * 80 - 5); // timer granularity
   });
 
   it("lets a queued request leave the queue when its caller gives up", async () => {
