@@ -128,12 +128,14 @@ describe("the installable site", () => {
     const problems = await watchProblems(page);
     await page.goto(`${server.url}/`);
     await hydrated(page);
-    const worker = await page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.ready;
-      return { scope: registration.scope, state: registration.active?.state, script: registration.active?.scriptURL };
-    });
-    expect(worker).toEqual({ scope: `${server.url}/`, state: "activated", script: `${server.url}/sw.js` });
-    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${server.url}/sw.js`);
+    // `ready` resolves once a worker is active, which may still be "activating" on a busy machine.
+    const worker = () =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.ready;
+        return { scope: registration.scope, state: registration.active?.state, script: registration.active?.scriptURL };
+      });
+    await expect.poll(worker, { timeout: 15_000 }).toEqual({ scope: `${server.url}/`, state: "activated", script: `${server.url}/sw.js` });
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL), { timeout: 15_000 }).toBe(`${server.url}/sw.js`);
 
     // Online: the favourites list (kept for the offline page), a suite page (its API calls are
     // not kept), the back office's login (never kept).
