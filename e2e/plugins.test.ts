@@ -71,6 +71,20 @@ async function shot(name: string, fullPage = false) {
 /** A dialog done with its zoom-in (a screenshot taken earlier shows only the mask). */
 const settled = () => page.waitForFunction(() => !document.querySelector(".ant-zoom-enter, .ant-zoom-appear, .ant-fade-enter, .ant-fade-appear"));
 const toast = (content: string | RegExp) => page.locator(".ant-message-notice").getByText(content).first().waitFor();
+/**
+ * Picks an option of the row's 替换内置来源 select until its change is saved (its toast shows):
+ * on a busy machine a click can land while the previous dropdown is still closing, and nothing
+ * is sent.
+ */
+async function replaceWith(option: string, saved: string) {
+  for (let attempt = 1; ; attempt++) {
+    await pluginRow().getByRole("combobox", { name: "夜店DJ 替换内置来源" }).click();
+    await page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: option }).click();
+    const done = await page.locator(".ant-message-notice").getByText(saved).first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+    if (done) return;
+    if (attempt === 3) throw new Error(`choosing ${option} never saved (no toast ${saved})`);
+  }
+}
 const table = () => page.getByTestId("plugin-table");
 const pluginRow = () => table().locator("tr.ant-table-row", { hasText: "夜店DJ" });
 /**
@@ -257,13 +271,9 @@ describe("the 来源插件 screen", () => {
     await expect(pluginRow().count()).resolves.toBe(1);
 
     // It may serve as a built-in site instead of its own source, and go back.
-    await pluginRow().getByRole("combobox", { name: "夜店DJ 替换内置来源" }).click();
-    await page.locator(".ant-select-item-option", { hasText: "DJUU (djuu)" }).click();
-    await toast("夜店DJ 现在替换内置来源 djuu");
+    await replaceWith("DJUU (djuu)", "夜店DJ 现在替换内置来源 djuu");
     await pluginRow().locator("code", { hasText: /^djuu$/u }).waitFor();
-    await pluginRow().getByRole("combobox", { name: "夜店DJ 替换内置来源" }).click();
-    await page.locator(".ant-select-item-option", { hasText: "不替换 (自有来源)" }).click();
-    await toast("夜店DJ 现在作为自有来源");
+    await replaceWith("不替换 (自有来源)", "夜店DJ 现在作为自有来源");
     await pluginRow().locator("code", { hasText: /^p-yediandj$/u }).waitFor();
     expect(unexpected()).toEqual([]);
   }, 150_000);
