@@ -8,6 +8,7 @@
  * thread runs them in order.
  */
 import { Worker } from "node:worker_threads";
+import { workerEntry } from "../../lib/worker-entry.js";
 import type { FromThread, OpenOptions, ThreadError, ThreadResults, ToThread } from "./protocol.js";
 
 /** A message without its id (the client numbers them). */
@@ -25,12 +26,6 @@ export interface ThreadTransaction {
   exec(text: string): Promise<ThreadResults[]>;
   rollback(): Promise<void>;
   readonly closed: boolean;
-}
-
-/** The worker's entry: the TypeScript source under tsx (tests, `npm run dev`), the built file under `npm start`. */
-function workerEntry(): { url: URL; execArgv: string[] } {
-  if (import.meta.filename.endsWith(".ts")) return { url: new URL("./worker.ts", import.meta.url), execArgv: ["--import", "tsx"] };
-  return { url: new URL(`file://${import.meta.dirname}/pglite-worker.js`), execArgv: [] };
 }
 
 /** A database error rebuilt on this thread: PostgreSQL's fields (`code`, `constraint`…) as PGlite gives them. */
@@ -53,7 +48,7 @@ export class PgliteThread {
   private callsWaiting = 0;
 
   private constructor() {
-    const { url, execArgv } = workerEntry();
+    const { url, execArgv } = workerEntry(import.meta, "./worker.ts", "pglite-worker.js");
     this.worker = new Worker(url, { execArgv, stdout: false, stderr: false });
     // Held by the process only while a call is out: an idle database does not keep it alive.
     this.worker.unref();

@@ -2,6 +2,7 @@ import { type AdminTableQuery } from "@contracts/admin-table";
 import type { AuditAction } from "@contracts/audit-labels";
 import { adminUserMessages as m, type AdminUserPatch, type AdminUserRow, USER_STATUS_TEXT } from "@contracts/admin-people";
 import type { AppDatabase } from "../../db/types.js";
+import { type Clock, systemClock } from "../../lib/clock.js";
 import { conflict, notFound } from "../../errors.js";
 import { isUniqueViolation } from "../profile/profile-repo.js";
 import type { SessionService } from "../accounts/session-service.js";
@@ -24,7 +25,7 @@ export interface AdminUserServiceOptions {
   audit: AuditService;
   sessions: Pick<SessionService, "revokeUserSessions">;
   /** The server's clock (the ledger row's time); tests move it. Default: the system's. */
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 /**
@@ -32,7 +33,7 @@ export interface AdminUserServiceOptions {
  * and disable (a disabled member's sessions end at once), their downloads. Every change writes
  * its audit row in the same transaction.
  */
-export function adminUserService(db: AppDatabase, { audit, sessions, clock = () => new Date() }: AdminUserServiceOptions) {
+export function adminUserService(db: AppDatabase, { audit, sessions, clock = systemClock }: AdminUserServiceOptions) {
   /** Locks the member, applies `change`, records `action`; answers the member before and after. */
   async function change(actor: AuditActor, id: number, action: AuditAction, build: (repo: ReturnType<typeof adminUserRepo>, before: UserRecord) => Promise<UserChange>) {
     try {

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { workerEntry } from "../../../lib/worker-entry.js";
 import { DEFAULT_SANDBOX_LIMITS, type FetchAnswer, type FromWorker, type GuestFetchRequest, type SandboxFailureKind, type SandboxLimits, type ToWorker } from "./protocol.js";
 
 /**
@@ -58,12 +59,6 @@ interface Slot {
   abandoned: Map<number, string>;
 }
 
-/** The worker's entry: the TypeScript source under tsx (tests, `npm run dev`), the built file under `npm start`. */
-function workerEntry(): { url: URL; execArgv: string[] } {
-  if (import.meta.filename.endsWith(".ts")) return { url: new URL("./worker.ts", import.meta.url), execArgv: ["--import", "tsx"] };
-  return { url: new URL(`file://${import.meta.dirname}/plugin-worker.js`), execArgv: [] };
-}
-
 export class PluginSandbox {
   readonly limits: SandboxLimits;
   private readonly slots: Slot[] = [];
@@ -77,7 +72,7 @@ export class PluginSandbox {
   }
 
   private spawn(): Slot {
-    const { url, execArgv } = workerEntry();
+    const { url, execArgv } = workerEntry(import.meta, "./worker.ts", "plugin-worker.js");
     const worker = new Worker(url, { execArgv, resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? 256 }, stdout: false, stderr: false });
     const slot: Slot = { worker, instances: new Set(), pending: new Map(), abandoned: new Map() };
     worker.unref();
