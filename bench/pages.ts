@@ -8,12 +8,14 @@
  * Forks bench/serve.ts --web as `npm start` runs it (serve's Node flags, logging on into
  * DATA_DIR/server-pages.log: the real app with the production web build on the seeded
  * database) and bench/bare-pages.ts (bare Fastify sending, per path, the gzip bytes fetched once
- * from the app), and runs autocannon in a process of its own (load-client.ts) against both,
- * page after page: `/`,
- * `/site/{id}.html` (random ids of a sample), `/sort/{diyname}?page=N` (every category, random
- * page 1-N), `/login`, a 404 (random unknown paths: one kept page for all). Every request comes
- * from another address without a cookie (a new visitor: given the vid cookie, counting nothing;
- * views come from the page's beacon, ADR 0053) and takes gzip.
+ * from the app), and runs wrk (or autocannon) in a process of its own (wrk-client.ts,
+ * load-client.ts) against both, page after page: `/`, `/site/{id}.html` (random ids of a sample)
+ * twice, as a returning visitor (the signed `vid` cookie a first answer gave, as a browser sends
+ * it on every answer after its first) and without a cookie (a crawler, or a new visitor: given
+ * the cookie, counting nothing; views come from the page's beacon, ADR 0053), `/sort/{diyname}?page=N`
+ * (every category, random page 1-N), `/login`, a 404 (random unknown paths: one kept page for
+ * all). Every request takes gzip; the bursts' and the warm-up's come from other addresses
+ * (X-Forwarded-For), wrk's from one.
  * App and bare alternate in 3 short rounds per page, so the shared machine's load drifts over
  * both alike; before a page's runs each of its set is asked once (warm).
  *
@@ -76,6 +78,8 @@ interface PageSet {
   name: string;
   /** Every path of the set (asked once before the warm run; their bytes go to the bare server). */
   all: string[];
+  /** Asked as a returning visitor: with the signed `vid` cookie a first answer gave (visitorCookie). */
+  returning?: boolean;
 }
 const suites = target.ids.slice(0, Number(values["suites-sample"])).map((id) => `/site/${id}.html`);
 const sorts = target.categories.flatMap((c) => Array.from({ length: Math.min(c.pages, sortPages) }, (_, i) => `/sort/${c.diyname}?page=${i + 1}`));
@@ -83,7 +87,9 @@ const suiteApi = target.ids.slice(0, Number(values["suites-sample"])).map((id) =
 const missing = Array.from({ length: 500 }, (_, i) => `/no-such-page-${i}`);
 const sets: PageSet[] = [
   { name: "/", all: ["/"] },
-  { name: `/site/{id}.html (${suites.length} ids)`, all: suites },
+  // A browser's every answer after its first carries the cookie; a crawler's none (served by Fastify's path, ADR 0069).
+  { name: `/site/{id}.html (${suites.length} ids), returning visitor`, all: suites, returning: true },
+  { name: `/site/{id}.html (${suites.length} ids), no cookie`, all: suites },
   { name: `/sort/{diyname}?page=1-${sortPages} (${sorts.length} pages)`, all: sorts },
   { name: "/login", all: ["/login"] },
   { name: "404 (random unknown paths)", all: missing },
@@ -97,14 +103,26 @@ const mostPlayed: PageSet = (() => {
   return { name: `/sutie/{id}.html (${all.length} most played)`, all };
 })();
 
-const headers = () => ({ "accept-encoding": ENCODING, "x-forwarded-for": benchClientAddress() });
+/**
+ * The `vid` cookie a new visitor's first answer gave (`name=value`), sent by the returning-visitor
+ * sets: asked of the suite API, which renders no page before the cold bursts.
+ */
+const visitorCookie = await (async () => {
+  const res = await fetch(base + suiteApi[0], { headers: { "accept-encoding": ENCODING, "x-forwarded-for": benchClientAddress() } });
+  await res.arrayBuffer();
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  if (!cookie?.startsWith("vid=")) throw new Error(`no visitor cookie from ${suiteApi[0]} (${res.status})`);
+  return cookie;
+})();
+const cookieOf = (set?: PageSet): Record<string, string> => (set?.returning ? { cookie: visitorCookie } : {});
+const headers = (set?: PageSet) => ({ "accept-encoding": ENCODING, "x-forwarded-for": benchClientAddress(), ...cookieOf(set) });
 
 /** The load client runs in a process of its own (load-client.ts), for the app and the bare reference alike. */
 const client = loadClient();
 const clientName = values.client ?? (wrkAvailable() ? "wrk" : "autocannon");
 if (clientName === "autocannon" && !values.client) console.log("wrk is not installed (apt-get install wrk): autocannon drives the load, and saturates its core on small pages");
 const run = (url: string, set: PageSet, duration: number) => {
-  const job = { url, paths: set.all, connections, duration, headers: { "accept-encoding": ENCODING } };
+  const job = { url, paths: set.all, connections, duration, headers: { "accept-encoding": ENCODING, ...cookieOf(set) } };
   return clientName === "wrk" ? runWithWrk(job) : client.run(job);
 };
 
@@ -125,7 +143,7 @@ async function burst(set: PageSet): Promise<string> {
   const times = await Promise.all(
     paths.map(async (path: string) => {
       const started = performance.now();
-      const res = await fetch(base + path, { headers: headers() });
+      const res = await fetch(base + path, { headers: headers(set) });
       await res.arrayBuffer();
       if (res.status >= 500) throw new Error(`${path}: ${res.status}`);
       return performance.now() - started;
@@ -139,12 +157,13 @@ async function burst(set: PageSet): Promise<string> {
 type SentAnswer = [string, number, string, string | undefined];
 
 /** Asks for every path once, 8 at a time; keeps the bytes the app sent (for the bare server). */
-async function askEach(paths: string[], bytes: Map<string, SentAnswer>) {
+async function askEach(set: PageSet, bytes: Map<string, SentAnswer>) {
+  const paths = set.all;
   let next = 0;
   const worker = async () => {
     while (next < paths.length) {
       const path = paths[next++]!;
-      bytes.set(path, await rawAnswer(path));
+      bytes.set(path, await rawAnswer(path, set));
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
@@ -154,9 +173,9 @@ async function askEach(paths: string[], bytes: Map<string, SentAnswer>) {
  * The app's bytes of a path, undecoded (node:http, since fetch decodes): gzip, or as they are
  * where the app does not compress (an API answer under the compression threshold).
  */
-async function rawAnswer(path: string): Promise<SentAnswer> {
+async function rawAnswer(path: string, set: PageSet): Promise<SentAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(base + path, { headers: headers() }, (res) => {
+    const req = request(base + path, { headers: headers(set) }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
@@ -221,7 +240,7 @@ try {
   const bytes = new Map<string, SentAnswer>();
   for (const set of sets) {
     const started = performance.now();
-    await askEach(set.all, bytes);
+    await askEach(set, bytes);
     console.log(`${set.name}: asked each of ${set.all.length} once in ${Math.round(performance.now() - started)} ms`);
   }
   bare.send({ pages: [...bytes].map(([path, answer]) => [path, ...answer]) });
@@ -231,7 +250,7 @@ try {
   for (const set of sets) {
     const sentKb = (Buffer.from(bytes.get(set.all[0]!)![0], "base64").length / 1024).toFixed(1);
     // The previous set's change event dropped every kept page: the warm run starts warm.
-    await askEach(set.all, new Map());
+    await askEach(set, new Map());
     await run(base, set, 2); // JIT, connections
     await run(bareBase, set, 2);
     const load = os.loadavg()[0].toFixed(2);

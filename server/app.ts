@@ -11,13 +11,14 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { answerSerializerCompiler } from "./http/encode-answer.js";
 import { type CheckedRoute, registerAnswerCheck } from "./http/answer-check.js";
 import { type LongStreams, longStreams } from "./http/graceful-shutdown.js";
-import { requestIdOptions } from "./http/request-id.js";
+import { clientAddressOf, requestIdOptions } from "./http/request-id.js";
 import { registerRequestScope, requestScopedLogger } from "./http/request-scope.js";
 import { registerMetrics } from "./modules/metrics/index.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { BODY_LIMITS } from "./http/body-limits.js";
 import { registerHostCheck } from "./http/early-errors.js";
 import { registerUnstorableTextGuard } from "./http/input-guards.js";
+import { frontDoor, type FrontDoor } from "./http/front-door.js";
 import { trackRequestsInFlight } from "./http/in-flight.js";
 import { registerRateLimits } from "./http/rate-limits.js";
 import { serverOptions } from "./http/server-options.js";
@@ -95,6 +96,8 @@ declare module "fastify" {
     longStreams: LongStreams;
     /** The routes registered, recorded when `checkAnswers` is on (else empty). */
     checkedRoutes: CheckedRoute[];
+    /** The HTTP server's lane in front of Fastify (the kept pages', ADR 0069). */
+    frontDoor: FrontDoor;
   }
 }
 
@@ -107,11 +110,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : deps.logger
         ? { loggerInstance: deps.logger }
         : { logger: { level: config.logLevel } };
+  const requestIds = requestIdOptions(config.trustProxy);
+  const door = frontDoor();
   const app = Fastify({
     ...logging,
     trustProxy: config.trustProxy,
     // Request ids (ADR 0044): X-Request-Id only from a trusted proxy, else a new one.
-    ...requestIdOptions(config.trustProxy),
+    ...requestIds,
+    // Fastify's HTTP server with the kept pages' lane in front of it (ADR 0069).
+    serverFactory: door.serverFactory,
     // Requests must arrive in bounded time; answers (hour-long mixes) stream as long as they take.
     ...serverOptions(config),
     // While closing, a request on an open keep-alive connection is answered (with Connection:
@@ -166,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     throw err;
   }
   app.decorate("deps", deps);
+  app.decorate("frontDoor", door);
   app.decorate("services", services);
   app.decorate("longStreams", longStreams());
   // Charts are aggregated in the background: once the app is ready, then every interval.
@@ -254,7 +262,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       getLoadContext: requestLoadContext(services),
       keep:
         config.pageCacheMaxBytes > 0
-          ? { services, maxBytes: config.pageCacheMaxBytes, prerender: { ...config.prerender, requests: requestsInFlight! } }
+          ? {
+              services,
+              maxBytes: config.pageCacheMaxBytes,
+              prerender: { ...config.prerender, requests: requestsInFlight! },
+              lane: config.keptLane ? { door, requestId: requestIds.genReqId, clientAddress: clientAddressOf(config.trustProxy) } : undefined,
+            }
           : undefined,
     });
   }

@@ -126,6 +126,8 @@ const envSchema = z.object({
     .default(6 * 3600_000),
   /** Bytes the kept public pages may hold in memory (ADR 0033); 0 = pages are rendered per request. */
   PAGE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  /** Kept pages answered before Fastify's hooks (ADR 0069); 0 = through Fastify like every request. */
+  KEPT_LANE: z.enum(["0", "1"]).default("1"),
   /** Addresses and CIDR ranges the outbound SSRF guard lets through (lab setups, tests): `10.0.0.5,192.168.1.0/24`; default none. */
   OUTBOUND_ALLOW: z
     .string()
@@ -204,6 +206,8 @@ export interface Config {
   collectLeaseMs: number;
   uploadSweepIntervalMs: number;
   pageCacheMaxBytes: number;
+  /** KEPT_LANE: kept pages answered in front of Fastify (ADR 0069). */
+  keptLane: boolean;
   /** PGlite only: milliseconds between VACUUM (ANALYZE) runs, 0 = never. */
   pgliteVacuumIntervalMs: number;
   /** Kept pages rendered in the background after start and changes (0 and 0: none). */
@@ -274,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectLeaseMs: e.COLLECT_LEASE_MS,
     uploadSweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MS,
     pageCacheMaxBytes: e.PAGE_CACHE_MAX_BYTES,
+    keptLane: e.KEPT_LANE === "1",
     pgliteVacuumIntervalMs: e.PGLITE_VACUUM_INTERVAL_MS,
     prerender: { suites: e.PRERENDER_SUITES, categoryPages: e.PRERENDER_CATEGORY_PAGES, beforeListenMs: e.PRERENDER_BEFORE_LISTEN_MS },
   };

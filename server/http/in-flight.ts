@@ -21,6 +21,8 @@ const YIELD_MS = 10;
 export interface RequestsInFlight {
   /** Requests being worked on now. */
   count(): number;
+  /** A request answered outside Fastify's hooks arrived now (the kept-page lane answers at once). */
+  arrived(): void;
   /** Resolves, after a timer at least, once nothing is in flight and nothing arrived for QUIET_MS; false if `stopped()` said so first. */
   quiet(stopped: () => boolean): Promise<boolean>;
 }
@@ -56,6 +58,7 @@ export function trackRequestsInFlight(app: FastifyInstance): RequestsInFlight {
   };
   return {
     count,
+    arrived: () => void (lastArrival = performance.now()),
     async quiet(stopped) {
       for (;;) {
         const wait = QUIET_MS - (performance.now() - lastArrival);

@@ -44,3 +44,15 @@ export function requestIdOptions(trustProxy: Config["trustProxy"]) {
     },
   };
 }
+
+/**
+ * The client's address as Fastify's `request.ip` reads it (the nearest hop not trusted), for
+ * answers given outside Fastify (the kept-page lane's log line).
+ */
+export function clientAddressOf(trustProxy: Config["trustProxy"]): (req: IncomingMessage) => string | undefined {
+  if (trustProxy === false) return (req) => req.socket.remoteAddress;
+  const trusted = trustOf(trustProxy);
+  const fromFastify = createRequire(createRequire(import.meta.url).resolve("fastify"));
+  const proxyAddr = fromFastify("@fastify/proxy-addr") as { all(req: IncomingMessage, trust: Trust): string[] };
+  return (req) => (req.headers["x-forwarded-for"] === undefined ? req.socket.remoteAddress : proxyAddr.all(req, trusted).at(-1));
+}

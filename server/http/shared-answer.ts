@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { ownBytes, ownText } from "../lib/own-bytes.js";
 import { encodeAnswer, JSON_TYPE } from "./encode-answer.js";
 
-type Encoding = "br" | "gzip";
+export type Encoding = "br" | "gzip";
 
 /** Below this size compressing costs more than it saves (the same threshold as app.ts). */
 const COMPRESS_FROM_BYTES = 1024;

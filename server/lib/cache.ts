@@ -138,6 +138,19 @@ export class Cache<V> {
   }
 
   /**
+   * The value if it has arrived and is fresh, counted as a hit; else undefined, counting nothing
+   * (the caller then goes through `get`, which loads, or serves stale and refreshes). For a
+   * synchronous fast path that must not start loads (server/web/kept-lane.ts).
+   */
+  getFresh(key: string): V | undefined {
+    const hit = this.lru.get(key);
+    if (!hit?.done || this.now() - hit.loadedAt > hit.freshMs) return undefined;
+    this.counts.hits++;
+    this.measure(key, hit);
+    return hit.settled;
+  }
+
+  /**
    * The synchronous form of `get`, for values computed on the spot (no loads to share, no
    * stale serving): the kept value, or `compute()` kept for next time.
    */

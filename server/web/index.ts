@@ -5,8 +5,10 @@ import type { AppContext } from "../../web/app/lib/app-context";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import type { GetLoadContext } from "./load-context";
 import { type PageCacheOptions, pageCache } from "./page-cache";
+import { keptLane, type KeptLaneOptions } from "./kept-lane";
 import { pageTargets } from "./page-keys";
 import { backgroundPrerender, type BackgroundPrerender, type PrerenderOptions } from "./prerender";
+import type { FrontDoor } from "../http/front-door";
 import type { RequestsInFlight } from "../http/in-flight";
 import type { AppServices } from "../services";
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded, type PageHandler, withoutLeadingSlashes } from "./shared";
@@ -23,7 +25,12 @@ export interface WebOptions {
   /** Path prefixes owned by other plugins: never rendered as pages. */
   excludePrefixes?: readonly string[];
   /** Keep public pages (production only, ADR 0033): the services whose events drop them, and the caps. */
-  keep?: { services: AppServices; prerender?: PrerenderOptions & { requests: RequestsInFlight } } & PageCacheOptions;
+  keep?: {
+    services: AppServices;
+    prerender?: PrerenderOptions & { requests: RequestsInFlight };
+    /** Kept pages answered in front of Fastify (kept-lane.ts, ADR 0069): the server's door, and the app's ids and addresses. */
+    lane?: { door: FrontDoor } & Pick<KeptLaneOptions, "requestId" | "clientAddress">;
+  } & PageCacheOptions;
 }
 
 declare module "fastify" {
@@ -67,6 +74,27 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
         });
         // Before the server closes: no render after app.close() (the database closes next).
         if (background) app.addHook("preClose", () => background.stop());
+        if (opts.keep.lane) {
+          const { door, requestId, clientAddress } = opts.keep.lane;
+          const services = opts.keep.services;
+          const lane = keptLane({
+            keptNow: cache.keptNow,
+            targetOf,
+            excluded,
+            // Only the pages' catch-all has a `*` parameter (static files and API routes have their own routes).
+            isPageRoute: (path) => app.findRoute({ method: "GET", url: path })?.params["*"] !== undefined,
+            verifyVisitor: (value) => services.visitors.verify(value),
+            requestId,
+            clientAddress,
+            log: app.log,
+            observe: app.observeAnswer,
+            arrived: opts.keep.prerender?.requests.arrived,
+          });
+          app.addHook("onReady", async () => {
+            door.lane = lane;
+          });
+          app.addHook("preClose", async () => lane.close());
+        }
       }
     }
 

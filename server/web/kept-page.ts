@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { scriptHashCsp } from "../http/security.js";
-import { pickEncoding, SharedAnswer } from "../http/shared-answer.js";
+import { scriptHashCsp, securityHeaders } from "../http/security.js";
+import { type Encoding, pickEncoding, SharedAnswer } from "../http/shared-answer.js";
 
 /** Inline scripts (no src): what the page's CSP must allow by hash. */
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
@@ -33,12 +33,38 @@ export class KeptPage {
   }
 
   get bytesHeld() {
-    return this.answer.bytesHeld + 256 + this.csp.length;
+    // Each of the lane's header lists holds the CSP again, besides helmet's ~600 bytes.
+    return this.answer.bytesHeld + 256 + this.csp.length + this.laneAnswers.size * (1024 + this.csp.length);
   }
 
   get etag() {
     return this.answer.etag;
   }
+
+  /**
+   * The page as the kept-page lane writes it (kept-lane.ts): status, every header but the
+   * request's id (flat name, value, name, value…, made once per encoding) and body; the same
+   * headers `send` and the app's hooks give it (kept-lane.test.ts compares them).
+   */
+  laneAnswer(encoding: Encoding | null, ifNoneMatch: string | undefined): LaneAnswer {
+    const notModified = this.status === 200 && ifNoneMatch === this.answer.etag;
+    const form = notModified ? "304" : (encoding ?? "identity");
+    let answer = this.laneAnswers.get(form);
+    if (!answer) {
+      const body = notModified ? undefined : encoding ? this.answer.encodedAs(encoding) : this.answer.body;
+      const headers = securityHeaders().flat();
+      headers.push("content-security-policy", this.csp, "content-type", this.contentType, "vary", "accept-encoding");
+      if (this.status === 200) headers.push("etag", this.answer.etag);
+      if (body && encoding) headers.push("content-encoding", encoding);
+      if (body) headers.push("content-length", String(body.length));
+      answer = { status: notModified ? 304 : this.status, headers, body };
+      // The plain bytes are made again per call for the rare client without br or gzip: not kept.
+      if (encoding || notModified) this.laneAnswers.set(form, answer);
+    }
+    return answer;
+  }
+
+  private readonly laneAnswers = new Map<string, LaneAnswer>();
 
   /** Sends the page: 304 when the client has these very bytes (only a 200 page has an ETag). */
   send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -51,6 +77,14 @@ export class KeptPage {
     if (!encoding) return reply.send(this.answer.body);
     return reply.header("content-encoding", encoding).send(this.answer.encodedAs(encoding));
   }
+}
+
+export interface LaneAnswer {
+  status: number;
+  /** Flat: name, value, name, value… */
+  headers: string[];
+  /** None for a 304. */
+  body: Buffer | undefined;
 }
 
 /** A rendered page to keep. */

@@ -4,7 +4,7 @@ import { AppError } from "../errors.js";
 import { tags } from "../lib/cache-tags.js";
 import { visitorId } from "../http/visitor.js";
 import type { AppServices } from "../services.js";
-import { NotKept } from "./kept-page.js";
+import { type KeptPage, NotKept } from "./kept-page.js";
 import { type Rendered, renderToKeep } from "./kept-render.js";
 import { MISSING_CATEGORY, missingSuite, type PageTarget, WARM_TARGETS } from "./page-keys.js";
 import type { PageHandler } from "./shared.js";
@@ -116,6 +116,20 @@ export function pageCache(
       const { bytes, maxBytes, entries, maxEntries } = cache.stats();
       if (bytes >= maxBytes * PRERENDER_SHARE || entries >= maxEntries * PRERENDER_SHARE) return "full";
       return (await kept(target, { log })) ? "rendered" : "failed";
+    },
+
+    /**
+     * The kept page for the target when it can be sent as it is, with no wait and no work
+     * (the lane, kept-lane.ts): fresh in its cache and, for a suite page, showing the very data
+     * the suites cache holds fresh. Otherwise undefined, and `serve` does what is due.
+     */
+    keptNow(target: PageTarget): KeptPage | undefined {
+      const cache = cacheFor(target);
+      if (target.kind === "suite") {
+        const suite = services.suites.keptNow(target.id);
+        if (suite === undefined || cache.peek(target.key)?.sources.suite !== suite) return undefined;
+      }
+      return cache.getFresh(target.key)?.page;
     },
 
     /**

@@ -108,6 +108,12 @@ export function suiteService(
     current,
 
     /**
+     * The kept data when the cache holds it fresh (no read, no refresh due), else undefined: for
+     * the kept-page lane, which serves a suite page only while it shows the kept data.
+     */
+    keptNow: (id: number): MusicInfo | undefined => infos.getFresh(String(id))?.info,
+
+    /**
      * A page's view beacon: counts the visitor's view (once a day, view-buffer.ts) and resolves
      * once it is committed, with the exact count after it.
      */

@@ -51,19 +51,31 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry) {
   type Child = ReturnType<typeof duration.labels>;
   const children = new Map<string, Child>();
 
+  /** One answer: its route label, method, status and seconds from arrival to end. */
+  const observe = (route: string, method: string, statusCode: number, seconds: number) => {
+    const methodLabel = METHODS.has(method) ? method : "other";
+    const status = STATUS_CLASSES[Math.floor(statusCode / 100) - 1] ?? "other";
+    const key = `${route} ${methodLabel} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      child = duration.labels(route, methodLabel, status);
+      children.set(key, child);
+    }
+    child.observe(seconds);
+  };
   app.addHook("onResponse", (request, reply, done) => {
     // The server's own requests before it listens (ADR 0045) are nobody's.
     if (isWarmUp(request)) return done();
-    const route = routeLabel(request);
-    const method = METHODS.has(request.method) ? request.method : "other";
-    const status = STATUS_CLASSES[Math.floor(reply.statusCode / 100) - 1] ?? "other";
-    const key = `${route} ${method} ${status}`;
-    let child = children.get(key);
-    if (!child) {
-      child = duration.labels(route, method, status);
-      children.set(key, child);
-    }
-    child.observe(reply.elapsedTime / 1000);
+    observe(routeLabel(request), request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
+  // The kept-page lane's answers, which no Fastify hook sees (kept-lane.ts).
+  app.decorate("observeAnswer", observe);
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Counts an answer given outside Fastify's hooks in the request histogram (only when metrics are on). */
+    observeAnswer?: (route: string, method: string, statusCode: number, seconds: number) => void;
+  }
 }
