@@ -34,6 +34,12 @@ export interface KeptLaneOptions {
  * is ready), emptied when full, not a cache of data.
  */
 const TARGET_MEMO_MAX = 4096;
+interface UrlTarget {
+  target: PageTarget;
+  /** The request histogram's label (the page's pattern). */
+  route: string;
+}
+
 /** Distinct Accept-Encoding values remembered (browsers send a handful). */
 const ENCODING_MEMO_MAX = 64;
 
@@ -65,8 +71,8 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
     return known;
   };
 
-  /** The kept page a URL names, or null when Fastify must see it: by the URL alone, so remembered. */
-  function targetOf(url: string): PageTarget | null {
+  /** The kept page a URL names and its metrics label, or null when Fastify must see it: by the URL alone, so remembered. */
+  function targetOf(url: string): UrlTarget | null {
     // `//x` and `/\x` are redirected by the page route.
     const second = url.charCodeAt(1);
     if (second === 47 || second === 92) return null;
@@ -74,23 +80,25 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
     const path = q < 0 ? url : url.slice(0, q);
     if (isExcluded(path)) return null;
     const target = o.targetOf(url);
-    return target && o.isPageRoute(path) ? target : null;
+    return target && o.isPageRoute(path) ? { target, route: pagePattern(url) } : null;
   }
-  const targets = new Map<string, PageTarget | null>();
+  const targets = new Map<string, UrlTarget | null>();
 
-  function pageFor(req: IncomingMessage, url: string): KeptPage | undefined {
+  function pageFor(req: IncomingMessage, url: string): { page: KeptPage; route: string } | undefined {
     // A forwarded Host is Fastify's to read.
     const host = req.headers.host;
     if (host === undefined || req.headers["x-forwarded-host"] !== undefined || !isValidHost(host)) return undefined;
-    let target = targets.get(url);
-    if (target === undefined) {
-      target = targetOf(url);
+    let known = targets.get(url);
+    if (known === undefined) {
+      known = targetOf(url);
       if (targets.size >= TARGET_MEMO_MAX) targets.clear();
-      targets.set(url, target);
+      targets.set(url, known);
     }
-    if (!target) return undefined;
+    if (!known) return undefined;
+    const { target, route } = known;
     if (target.kind === "suite" && o.verifyVisitor(cookieValue(req.headers.cookie, VISITOR_COOKIE)) === null) return undefined;
-    return o.keptNow(target);
+    const page = o.keptNow(target);
+    return page && { page, route };
   }
 
   return {
@@ -108,10 +116,12 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
       const url = req.url ?? "/";
       let status: number;
       let id: string;
+      let route: string;
       try {
-        const page = pageFor(req, url);
-        if (!page) return false;
-        const answer = page.laneAnswer(encodingOf(req.headers["accept-encoding"]), req.headers["if-none-match"]);
+        const found = pageFor(req, url);
+        if (!found) return false;
+        route = found.route;
+        const answer = found.page.laneAnswer(encodingOf(req.headers["accept-encoding"]), req.headers["if-none-match"]);
         id = o.requestId(req);
         status = answer.status;
         res.writeHead(status, [REQUEST_ID_HEADER, id, ...answer.headers]);
@@ -126,7 +136,7 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
       served++;
       o.arrived?.();
       const responseTime = performance.now() - started;
-      o.observe?.(pagePattern(url), method, status, responseTime / 1000);
+      o.observe?.(route, method, status, responseTime / 1000);
       // Fastify's access line (request-log.ts), its fields read by Fastify's own serializers.
       const request = { method, url, headers: req.headers, host: req.headers.host, ip: o.clientAddress(req), socket: req.socket };
       o.log.info({ reqId: id, req: request, res: { statusCode: status }, responseTime }, "request completed");
