@@ -103,9 +103,15 @@ async function buildPgliteTemplate(kind: "empty" | "migrated"): Promise<Blob> {
   }
 }
 
-/** PGlite on its own thread as the server runs it (ADR 0068), unless TEST_PGLITE_THREAD=0. */
+/**
+ * PGlite in the test's own process by default; on its own thread as the server runs it (ADR 0068)
+ * with TEST_PGLITE_THREAD=1. A test file makes and closes several databases: on a thread each is
+ * another isolate compiling and freeing PGlite's WebAssembly, and that churn met a V8 abort
+ * (`Check failed: jit_page_->allocations_.erase(addr) == 1`, nodejs/node#64500) in a full run.
+ * The thread's own tests (db/pglite-thread/) and every browser test's server run on the thread.
+ */
 export function pgliteThreadInTests(): boolean {
-  return process.env.TEST_PGLITE_THREAD !== "0";
+  return process.env.TEST_PGLITE_THREAD === "1";
 }
 
 /**
