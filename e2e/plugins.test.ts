@@ -172,8 +172,20 @@ describe("the 来源插件 screen", () => {
   });
 
   it("is enabled with its switch", async () => {
-    await pluginRow().getByRole("switch", { name: "启用 夜店DJ" }).click();
-    await toast("已启用 夜店DJ");
+    // Clicked until it is on: a click while the previous step's form was still closing sent
+    // nothing once (a fresh-clone run). Never while a change is in flight (the switch is loading then).
+    // (The toast shows before the rows are read again: once it shows, no click more.)
+    const enable = pluginRow().getByRole("switch", { name: "启用 夜店DJ" });
+    const loading = () => enable.evaluate((el) => el.classList.contains("ant-switch-loading"));
+    for (let attempt = 1; ; attempt++) {
+      if (!(await enable.isChecked()) && !(await loading())) await enable.click();
+      const saved = await page.locator(".ant-message-notice").getByText("已启用 夜店DJ").first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      if (saved) break;
+      // A toast missed or still to come: the rows read again say.
+      await page.waitForTimeout(1_000);
+      if (await enable.isChecked()) break;
+      if (attempt === 3) throw new Error("the 启用 switch never turned on");
+    }
     await pluginRow().getByText("已启用").waitFor();
     expect(await pluginRow().getByRole("switch").isChecked()).toBe(true);
   });
