@@ -8,6 +8,7 @@ import { pagePattern } from "../modules/metrics/http-metrics.js";
 import { VISITOR_COOKIE } from "../modules/visitors/visitor-cookie.js";
 import type { KeptPage } from "./kept-page.js";
 import type { PageTarget } from "./page-keys.js";
+import { isExcluded } from "./shared.js";
 
 export interface KeptLaneOptions {
   /** The kept page for a target when it can be sent as it is (page-cache.ts `keptNow`). */
@@ -57,8 +58,6 @@ const ENCODING_MEMO_MAX = 64;
 export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly served: number } {
   let open = true;
   let served = 0;
-  const excluded = o.excluded.map((prefix) => prefix.replace(/\/$/, ""));
-  const isExcluded = (path: string) => excluded.some((bare) => path === bare || (path.startsWith(bare) && path.charCodeAt(bare.length) === 47));
   const encodings = new Map<string, Encoding | null>();
   const encodingOf = (header: string | undefined): Encoding | null => {
     if (header === undefined) return null;
@@ -78,7 +77,7 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
     if (second === 47 || second === 92) return null;
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
-    if (isExcluded(path)) return null;
+    if (isExcluded(path, o.excluded)) return null;
     const target = o.targetOf(url);
     return target && o.isPageRoute(path) ? { target, route: pagePattern(url) } : null;
   }
