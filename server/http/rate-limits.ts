@@ -3,6 +3,7 @@ import { serverMessages } from "@contracts/messages";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors.js";
 import type { RedisLink } from "../lib/redis.js";
+import { NewVisitorLimit } from "./new-visitor-limit.js";
 
 /**
  * Per-IP limits (IPv6 by /64, the address a mobile subscriber gets; the client's address
@@ -43,6 +44,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Counts a new visitor id for the request's IP; false once the IP is past its limit. */
     newVisitorAllowed(request: FastifyRequest): Promise<boolean>;
+    /** The same count for a client address, synchronously: only when the counts live in this process (no Redis). */
+    newVisitorAllowedNow?: (address: string) => boolean;
   }
 }
 
@@ -63,6 +66,14 @@ export async function registerRateLimits(app: FastifyInstance, redis?: Pick<Redi
     ...(redis ? { redis: redis.commands, nameSpace: "rl:", skipOnError: true } : {}),
     errorResponseBuilder: () => new AppError(429, serverMessages.tooManyRequests),
   });
+  if (!redis) {
+    // In process: one synchronous counter that the kept-page lane (ADR 0069) and Fastify's path share.
+    const limit = new NewVisitorLimit(RATE_LIMITS.newVisitors.max, RATE_LIMITS.newVisitors.timeWindow, REMEMBERED_IPS);
+    const allowedNow = (address: string) => limit.take(address);
+    app.decorate("newVisitorAllowedNow", allowedNow);
+    app.decorate("newVisitorAllowed", async (request: FastifyRequest) => allowedNow(request.ip));
+    return;
+  }
   // Its own key: a limit made outside a route would otherwise share the plugin's default name.
   const newVisitors = app.createRateLimit({ ...rateLimitConfig("newVisitors"), keyGenerator: (request) => `new-visitor:${normalizeIP(request.ip)}` });
   app.decorate("newVisitorAllowed", async (request: FastifyRequest) => {

@@ -84,6 +84,13 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions) {
             // Only the pages' catch-all has a `*` parameter (static files and API routes have their own routes).
             isPageRoute: (path) => app.findRoute({ method: "GET", url: path })?.params["*"] !== undefined,
             verifyVisitor: (value) => services.visitors.verify(value),
+            newVisitorCookie: (req, address) => {
+              // Counted in Redis (async), or the protocol is a proxy's to say: Fastify's path decides.
+              const allowedNow = app.newVisitorAllowedNow;
+              if (!allowedNow || address === undefined || req.headers["x-forwarded-proto"] !== undefined) return undefined;
+              if (!allowedNow(address)) return null;
+              return services.visitors.issue((req.socket as { encrypted?: boolean }).encrypted === true).setCookie;
+            },
             requestId,
             clientAddress,
             log: app.log,

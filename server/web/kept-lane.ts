@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
+import { accessLineWriter } from "../http/access-line.js";
 import { isValidHost } from "../http/early-errors.js";
 import type { Lane } from "../http/front-door.js";
 import { REQUEST_ID_HEADER } from "../http/request-id.js";
@@ -20,6 +21,13 @@ export interface KeptLaneOptions {
   isPageRoute: (pathname: string) => boolean;
   /** The visitor id of a `vid` cookie value we signed, or null. */
   verifyVisitor: (value: string | undefined) => string | null;
+  /**
+   * For a suite page asked without a signed cookie: the new visitor's Set-Cookie value, null when
+   * its address is past the new-visitor limit (the page is sent without one, as Fastify's path
+   * does), undefined when only Fastify's path can tell (the limit is counted in Redis, or a proxy
+   * names the request's protocol). Called once the page is known to be sent.
+   */
+  newVisitorCookie?: (req: IncomingMessage, address: string | undefined) => string | null | undefined;
   /** The app's own request ids and client addresses (request-id.ts), as Fastify's path has them. */
   requestId: (req: IncomingMessage) => string;
   clientAddress: (req: IncomingMessage) => string | undefined;
@@ -51,13 +59,15 @@ const ENCODING_MEMO_MAX = 64;
  * hooks add per request: the request id, the access log line, the request histogram, the
  * pre-render's arrival mark. Everything else goes on to Fastify, which answers it as before:
  * another method, an unusual Host or a forwarded one, an address of another route or a static
- * file, a page not kept or not fresh, a suite page asked without a signed visitor cookie (its
- * answer gives the new visitor one), the app closing. Nothing here waits: a page is sent in the
- * turn its request arrived, or left to Fastify with nothing written.
+ * file, a page not kept or not fresh, a suite page asked without a signed visitor cookie when
+ * its new visitor's cookie cannot be decided here (`newVisitorCookie`), the app closing. Nothing
+ * here waits: a page is sent in the turn its request arrived, or left to Fastify with nothing
+ * written.
  */
 export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly served: number } {
   let open = true;
   let served = 0;
+  const accessLine = accessLineWriter(o.log);
   const encodings = new Map<string, Encoding | null>();
   const encodingOf = (header: string | undefined): Encoding | null => {
     if (header === undefined) return null;
@@ -83,7 +93,7 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
   }
   const targets = new Map<string, UrlTarget | null>();
 
-  function pageFor(req: IncomingMessage, url: string): { page: KeptPage; route: string } | undefined {
+  function pageFor(req: IncomingMessage, url: string, address: string | undefined): { page: KeptPage; route: string; setCookie?: string } | undefined {
     // A forwarded Host is Fastify's to read.
     const host = req.headers.host;
     if (host === undefined || req.headers["x-forwarded-host"] !== undefined || !isValidHost(host)) return undefined;
@@ -95,9 +105,14 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
     }
     if (!known) return undefined;
     const { target, route } = known;
-    if (target.kind === "suite" && o.verifyVisitor(cookieValue(req.headers.cookie, VISITOR_COOKIE)) === null) return undefined;
+    const newVisitor = target.kind === "suite" && o.verifyVisitor(cookieValue(req.headers.cookie, VISITOR_COOKIE)) === null;
+    if (newVisitor && !o.newVisitorCookie) return undefined;
     const page = o.keptNow(target);
-    return page && { page, route };
+    if (!page || !newVisitor) return page && { page, route };
+    // A new visitor's cookie goes out beside the bytes (ADR 0053): its view beacon carries it.
+    const setCookie = o.newVisitorCookie!(req, address);
+    if (setCookie === undefined) return undefined;
+    return setCookie === null ? { page, route } : { page, route, setCookie };
   }
 
   return {
@@ -116,14 +131,17 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
       let status: number;
       let id: string;
       let route: string;
+      let address: string | undefined;
       try {
-        const found = pageFor(req, url);
+        // Read once: the new visitor's limit and the access line both need it.
+        address = o.clientAddress(req);
+        const found = pageFor(req, url, address);
         if (!found) return false;
         route = found.route;
         const answer = found.page.laneAnswer(encodingOf(req.headers["accept-encoding"]), req.headers["if-none-match"]);
         id = o.requestId(req);
         status = answer.status;
-        res.writeHead(status, [REQUEST_ID_HEADER, id, ...answer.headers]);
+        res.writeHead(status, found.setCookie ? [REQUEST_ID_HEADER, id, "set-cookie", found.setCookie, ...answer.headers] : [REQUEST_ID_HEADER, id, ...answer.headers]);
         res.end(method === "HEAD" ? undefined : answer.body);
       } catch (err) {
         // Nothing sent yet: Fastify answers (and logs whatever goes wrong there too).
@@ -136,9 +154,8 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
       o.arrived?.();
       const responseTime = performance.now() - started;
       o.observe?.(route, method, status, responseTime / 1000);
-      // Fastify's access line (request-log.ts), its fields read by Fastify's own serializers.
-      const request = { method, url, headers: req.headers, host: req.headers.host, ip: o.clientAddress(req), socket: req.socket };
-      o.log.info({ reqId: id, req: request, res: { statusCode: status }, responseTime }, "request completed");
+      // Fastify's access line (request-log.ts), as Fastify's serializers write it.
+      accessLine({ reqId: id, req, ip: address, statusCode: status, responseTime });
       return true;
     },
   };

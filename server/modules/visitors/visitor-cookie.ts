@@ -10,9 +10,13 @@ import { randomToken } from "../../lib/random-token.js";
 export const VISITOR_COOKIE = "vid";
 const ID_BYTES = 16;
 const SIGNATURE_BYTES = 16;
-const B64 = (bytes: number) => `[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}`;
+const base64Length = (bytes: number) => Math.ceil((bytes * 4) / 3);
+const B64 = (bytes: number) => `[A-Za-z0-9_-]{${base64Length(bytes)}}`;
+const SIGNED_LENGTH = base64Length(ID_BYTES) + 1 + base64Length(SIGNATURE_BYTES);
 const SIGNED_VALUE = new RegExp(`^(${B64(ID_BYTES)})\\.(${B64(SIGNATURE_BYTES)})$`);
 const ONE_YEAR_S = 365 * 24 * 3600;
+/** Cookie values whose check is remembered (emptied when full). */
+const CHECKED_MAX = 10_000;
 
 export interface VisitorCookies {
   /** The visitor id a `vid` cookie value carries, or null when it is not one we signed. */
@@ -41,12 +45,26 @@ export function visitorCookies(secret: Buffer): VisitorCookies {
   const hmac = hmacSha256(secret);
   const signature = (id: string) => hmac(id).subarray(0, SIGNATURE_BYTES);
   const value = (id: string) => `${id}.${signature(id).toString("base64url")}`;
+  const check = (cookieValue: string): string | null => {
+    const m = SIGNED_VALUE.exec(cookieValue);
+    if (!m) return null;
+    const given = Buffer.from(m[2], "base64url");
+    return given.length === SIGNATURE_BYTES && timingSafeEqual(given, signature(m[1])) ? m[1] : null;
+  };
+  // A returning visitor sends the same value with every request: its check (two hashes) is
+  // remembered, as is a forged value's refusal (the secret never changes while the process runs).
+  const checked = new Map<string, string | null>();
   return {
     verify(cookieValue) {
-      const m = cookieValue === undefined ? null : SIGNED_VALUE.exec(cookieValue);
-      if (!m) return null;
-      const given = Buffer.from(m[2], "base64url");
-      return given.length === SIGNATURE_BYTES && timingSafeEqual(given, signature(m[1])) ? m[1] : null;
+      // Only values of a signed value's length are remembered: a long forged one costs no memory.
+      if (cookieValue === undefined || cookieValue.length !== SIGNED_LENGTH) return null;
+      let known = checked.get(cookieValue);
+      if (known === undefined) {
+        known = check(cookieValue);
+        if (checked.size >= CHECKED_MAX) checked.clear();
+        checked.set(cookieValue, known);
+      }
+      return known;
     },
     issue(secure) {
       const id = randomToken(ID_BYTES);
