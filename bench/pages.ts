@@ -14,8 +14,8 @@
  * it on every answer after its first) and without a cookie (a crawler, or a new visitor: given
  * the cookie, counting nothing; views come from the page's beacon, ADR 0053), `/sort/{diyname}?page=N`
  * (every category, random page 1-N), `/login`, a 404 (random unknown paths: one kept page for
- * all). Every request takes gzip; the bursts' and the warm-up's come from other addresses
- * (X-Forwarded-For), wrk's from one.
+ * all). Every request takes gzip and comes from another client address (X-Forwarded-For, as
+ * behind a proxy; the server trusts loopback): a cookie-less suite page is a new visitor each time.
  * App and bare alternate in 3 short rounds per page, so the shared machine's load drifts over
  * both alike; before a page's runs each of its set is asked once (warm).
  *
