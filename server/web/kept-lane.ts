@@ -93,7 +93,8 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
   }
   const targets = new Map<string, UrlTarget | null>();
 
-  function pageFor(req: IncomingMessage, url: string, address: string | undefined): { page: KeptPage; route: string; setCookie?: string } | undefined {
+  /** The kept page to send, its metrics label, and whether it goes to a new visitor (a suite page without a signed cookie). */
+  function pageFor(req: IncomingMessage, url: string): { page: KeptPage; route: string; newVisitor: boolean } | undefined {
     // A forwarded Host is Fastify's to read.
     const host = req.headers.host;
     if (host === undefined || req.headers["x-forwarded-host"] !== undefined || !isValidHost(host)) return undefined;
@@ -108,11 +109,7 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
     const newVisitor = target.kind === "suite" && o.verifyVisitor(cookieValue(req.headers.cookie, VISITOR_COOKIE)) === null;
     if (newVisitor && !o.newVisitorCookie) return undefined;
     const page = o.keptNow(target);
-    if (!page || !newVisitor) return page && { page, route };
-    // A new visitor's cookie goes out beside the bytes (ADR 0053): its view beacon carries it.
-    const setCookie = o.newVisitorCookie!(req, address);
-    if (setCookie === undefined) return undefined;
-    return setCookie === null ? { page, route } : { page, route, setCookie };
+    return page && { page, route, newVisitor };
   }
 
   return {
@@ -133,15 +130,18 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
       let route: string;
       let address: string | undefined;
       try {
+        const found = pageFor(req, url);
+        if (!found) return false;
         // Read once: the new visitor's limit and the access line both need it.
         address = o.clientAddress(req);
-        const found = pageFor(req, url, address);
-        if (!found) return false;
+        // A new visitor's cookie goes out beside the bytes (ADR 0053): its view beacon carries it.
+        const setCookie = found.newVisitor ? o.newVisitorCookie!(req, address) : null;
+        if (setCookie === undefined) return false;
         route = found.route;
         const answer = found.page.laneAnswer(encodingOf(req.headers["accept-encoding"]), req.headers["if-none-match"]);
         id = o.requestId(req);
         status = answer.status;
-        res.writeHead(status, found.setCookie ? [REQUEST_ID_HEADER, id, "set-cookie", found.setCookie, ...answer.headers] : [REQUEST_ID_HEADER, id, ...answer.headers]);
+        res.writeHead(status, setCookie ? [REQUEST_ID_HEADER, id, "set-cookie", setCookie, ...answer.headers] : [REQUEST_ID_HEADER, id, ...answer.headers]);
         res.end(method === "HEAD" ? undefined : answer.body);
       } catch (err) {
         // Nothing sent yet: Fastify answers (and logs whatever goes wrong there too).
