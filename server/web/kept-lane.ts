@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import { accessLineWriter } from "../http/access-line.js";
 import { isValidHost } from "../http/early-errors.js";
+import { boundedMemo } from "../lib/bounded-memo.js";
 import type { Lane } from "../http/front-door.js";
 import { REQUEST_ID_HEADER } from "../http/request-id.js";
 import { type Encoding, pickEncoding } from "../http/shared-answer.js";
@@ -38,10 +39,7 @@ export interface KeptLaneOptions {
   arrived?: () => void;
 }
 
-/**
- * URLs whose target is remembered: a memo of a pure function (the routes are fixed once the app
- * is ready), emptied when full, not a cache of data.
- */
+/** URLs whose target is remembered (the routes are fixed once the app is ready). */
 const TARGET_MEMO_MAX = 4096;
 interface UrlTarget {
   target: PageTarget;
@@ -68,17 +66,8 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
   let open = true;
   let served = 0;
   const accessLine = accessLineWriter(o.log);
-  const encodings = new Map<string, Encoding | null>();
-  const encodingOf = (header: string | undefined): Encoding | null => {
-    if (header === undefined) return null;
-    let known = encodings.get(header);
-    if (known === undefined) {
-      known = pickEncoding(header);
-      if (encodings.size >= ENCODING_MEMO_MAX) encodings.clear();
-      encodings.set(header, known);
-    }
-    return known;
-  };
+  const encodingFor = boundedMemo(ENCODING_MEMO_MAX, pickEncoding);
+  const encodingOf = (header: string | undefined): Encoding | null => (header === undefined ? null : encodingFor(header));
 
   /** The kept page a URL names and its metrics label, or null when Fastify must see it: by the URL alone, so remembered. */
   function targetOf(url: string): UrlTarget | null {
@@ -91,19 +80,14 @@ export function keptLane(o: KeptLaneOptions): Lane & { close(): void; readonly s
     const target = o.targetOf(url);
     return target && o.isPageRoute(path) ? { target, route: pagePattern(url) } : null;
   }
-  const targets = new Map<string, UrlTarget | null>();
+  const rememberedTargetOf = boundedMemo(TARGET_MEMO_MAX, targetOf);
 
   /** The kept page to send, its metrics label, and whether it goes to a new visitor (a suite page without a signed cookie). */
   function pageFor(req: IncomingMessage, url: string): { page: KeptPage; route: string; newVisitor: boolean } | undefined {
     // A forwarded Host is Fastify's to read.
     const host = req.headers.host;
     if (host === undefined || req.headers["x-forwarded-host"] !== undefined || !isValidHost(host)) return undefined;
-    let known = targets.get(url);
-    if (known === undefined) {
-      known = targetOf(url);
-      if (targets.size >= TARGET_MEMO_MAX) targets.clear();
-      targets.set(url, known);
-    }
+    const known = rememberedTargetOf(url);
     if (!known) return undefined;
     const { target, route } = known;
     const newVisitor = target.kind === "suite" && o.verifyVisitor(cookieValue(req.headers.cookie, VISITOR_COOKIE)) === null;

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { boundedMemo } from "../../lib/bounded-memo.js";
 import { randomToken } from "../../lib/random-token.js";
 
 /**
@@ -53,18 +54,12 @@ export function visitorCookies(secret: Buffer): VisitorCookies {
   };
   // A returning visitor sends the same value with every request: its check (two hashes) is
   // remembered, as is a forged value's refusal (the secret never changes while the process runs).
-  const checked = new Map<string, string | null>();
+  const checked = boundedMemo(CHECKED_MAX, check);
   return {
     verify(cookieValue) {
       // Only values of a signed value's length are remembered: a long forged one costs no memory.
       if (cookieValue === undefined || cookieValue.length !== SIGNED_LENGTH) return null;
-      let known = checked.get(cookieValue);
-      if (known === undefined) {
-        known = check(cookieValue);
-        if (checked.size >= CHECKED_MAX) checked.clear();
-        checked.set(cookieValue, known);
-      }
-      return known;
+      return checked(cookieValue);
     },
     issue(secure) {
       const id = randomToken(ID_BYTES);
