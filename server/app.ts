@@ -11,7 +11,7 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { answerSerializerCompiler } from "./http/encode-answer.js";
 import { type CheckedRoute, registerAnswerCheck } from "./http/answer-check.js";
 import { type LongStreams, longStreams } from "./http/graceful-shutdown.js";
-import { clientAddressOf, requestIdOptions } from "./http/request-id.js";
+import { clientAddressOf, proxyTrust, requestIdOptions } from "./http/request-id.js";
 import { registerRequestScope, requestScopedLogger } from "./http/request-scope.js";
 import { registerMetrics } from "./modules/metrics/index.js";
 import { registerSecurityHeaders } from "./http/security.js";
@@ -110,11 +110,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : deps.logger
         ? { loggerInstance: deps.logger }
         : { logger: { level: config.logLevel } };
-  const requestIds = requestIdOptions(config.trustProxy);
+  const trust = proxyTrust(config.trustProxy);
+  const requestIds = requestIdOptions(trust);
   const door = frontDoor();
   const app = Fastify({
     ...logging,
-    trustProxy: config.trustProxy,
+    trustProxy: trust.option,
     // Request ids (ADR 0044): X-Request-Id only from a trusted proxy, else a new one.
     ...requestIds,
     // Fastify's HTTP server with the kept pages' lane in front of it (ADR 0069).
@@ -266,7 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
               services,
               maxBytes: config.pageCacheMaxBytes,
               prerender: { ...config.prerender, requests: requestsInFlight! },
-              lane: config.keptLane ? { door, requestId: requestIds.genReqId, clientAddress: clientAddressOf(config.trustProxy) } : undefined,
+              lane: config.keptLane ? { door, requestId: requestIds.genReqId, clientAddress: clientAddressOf(trust) } : undefined,
             }
           : undefined,
     });

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
 import type { Config } from "../config.js";
+import { boundedMemo } from "../lib/bounded-memo.js";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -19,19 +20,39 @@ const ACCEPTED_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 type Trust = (address: string, hop: number) => boolean;
 
-/** Fastify's own reading of `trustProxy` (lib/request.js), so both agree on who is a proxy. */
-function trustOf(trustProxy: Config["trustProxy"]): Trust {
-  if (trustProxy === false) return () => false;
-  if (trustProxy === true) return () => true;
-  // Fastify's dependency, resolved from Fastify itself (the same version it compiles with).
+/** Distinct peer addresses whose trust is remembered (a few proxies, in practice). */
+const TRUST_MEMO_MAX = 4096;
+
+/** Who is a proxy, read once from `TRUST_PROXY`, for Fastify, the request ids and the kept-page lane alike. */
+export interface ProxyTrust {
+  /** What Fastify's `trustProxy` option gets: the boolean as it is, a list as `trusted`. */
+  readonly option: boolean | Trust;
+  readonly trusted: Trust;
+}
+
+/**
+ * Fastify's own reading of `trustProxy` (lib/request.js), so all agree on who is a proxy. A
+ * list is compiled once and its answer remembered per address: proxy-addr parses the address
+ * on every call, and every request behind a proxy asks about the same peer (a list's answer
+ * does not depend on the hop).
+ */
+export function proxyTrust(trustProxy: Config["trustProxy"]): ProxyTrust {
+  if (trustProxy === false) return { option: false, trusted: () => false };
+  if (trustProxy === true) return { option: true, trusted: () => true };
+  const compiled = fastifysProxyAddr().compile(trustProxy);
+  const remembered = boundedMemo(TRUST_MEMO_MAX, (address: string) => compiled(address, 0));
+  const trusted: Trust = (address) => remembered(address);
+  return { option: trusted, trusted };
+}
+
+/** Fastify's dependency, resolved from Fastify itself (the same version it compiles with). */
+function fastifysProxyAddr() {
   const fromFastify = createRequire(createRequire(import.meta.url).resolve("fastify"));
-  const proxyAddr = fromFastify("@fastify/proxy-addr") as { compile(values: string[]): Trust };
-  return proxyAddr.compile(trustProxy);
+  return fromFastify("@fastify/proxy-addr") as { compile(values: string[]): Trust; all(req: IncomingMessage, trust: Trust): string[] };
 }
 
 /** Fastify options: our `genReqId` and no header taken on trust (log lines say `reqId`, Fastify's default). */
-export function requestIdOptions(trustProxy: Config["trustProxy"]) {
-  const trusted = trustOf(trustProxy);
+export function requestIdOptions({ trusted }: ProxyTrust) {
   return {
     requestIdHeader: false as const,
     genReqId(req: IncomingMessage): string {
@@ -49,10 +70,8 @@ export function requestIdOptions(trustProxy: Config["trustProxy"]) {
  * The client's address as Fastify's `request.ip` reads it (the nearest hop not trusted), for
  * answers given outside Fastify (the kept-page lane's log line).
  */
-export function clientAddressOf(trustProxy: Config["trustProxy"]): (req: IncomingMessage) => string | undefined {
-  if (trustProxy === false) return (req) => req.socket.remoteAddress;
-  const trusted = trustOf(trustProxy);
-  const fromFastify = createRequire(createRequire(import.meta.url).resolve("fastify"));
-  const proxyAddr = fromFastify("@fastify/proxy-addr") as { all(req: IncomingMessage, trust: Trust): string[] };
+export function clientAddressOf({ option, trusted }: ProxyTrust): (req: IncomingMessage) => string | undefined {
+  if (option === false) return (req) => req.socket.remoteAddress;
+  const proxyAddr = fastifysProxyAddr();
   return (req) => (req.headers["x-forwarded-for"] === undefined ? req.socket.remoteAddress : proxyAddr.all(req, trusted).at(-1));
 }

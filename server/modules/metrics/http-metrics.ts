@@ -1,13 +1,14 @@
 import { PAGES } from "@contracts/access";
 import { isWarmUp } from "../../web/warm-up.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { Histogram, type Registry } from "prom-client";
+import type { Registry } from "prom-client";
+import { LabelledHistogram } from "./labelled-histogram.js";
 
 /**
  * Requests per route (ADR 0044): one histogram whose `_count` is the request rate and whose
  * buckets are the latency (to the answer's last byte: a streamed mix lands in +Inf). Labels are
  * bounded: the route's pattern (never the raw URL), the method among the usual ones, the status
- * class. The work per request is one observe on a child kept per label set.
+ * class. The work per request is one observe on a series kept per label set.
  */
 export const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -41,27 +42,19 @@ export function routeLabel(request: FastifyRequest): string {
 }
 
 export function registerHttpMetrics(app: FastifyInstance, registry: Registry) {
-  const duration = new Histogram({
-    name: "djsearch_http_request_duration_seconds",
-    help: "Time from a request's arrival to its answer's end, by route pattern, method and status class",
-    labelNames: ["route", "method", "status_class"] as const,
-    buckets: HTTP_BUCKETS,
-    registers: [registry],
-  });
-  type Child = ReturnType<typeof duration.labels>;
-  const children = new Map<string, Child>();
+  const duration = new LabelledHistogram(
+    "djsearch_http_request_duration_seconds",
+    "Time from a request's arrival to its answer's end, by route pattern, method and status class",
+    ["route", "method", "status_class"],
+    HTTP_BUCKETS,
+    registry,
+  );
 
   /** One answer: its route label, method, status and seconds from arrival to end. */
   const observe = (route: string, method: string, statusCode: number, seconds: number) => {
     const methodLabel = METHODS.has(method) ? method : "other";
     const status = STATUS_CLASSES[Math.floor(statusCode / 100) - 1] ?? "other";
-    const key = `${route} ${methodLabel} ${status}`;
-    let child = children.get(key);
-    if (!child) {
-      child = duration.labels(route, methodLabel, status);
-      children.set(key, child);
-    }
-    child.observe(seconds);
+    duration.observe(duration.series([route, methodLabel, status]), seconds);
   };
   app.addHook("onResponse", (request, reply, done) => {
     // The server's own requests before it listens (ADR 0045) are nobody's.
