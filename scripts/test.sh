@@ -14,6 +14,9 @@ if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 24 ]; then
 fi
 
 bash scripts/ensure-browser.sh || { echo "could not install chromium/fonts-noto-cjk"; exit 1; }
+# nginx before the unit tests: the streamed search's test through nginx skips without it (the
+# cluster's e2e tests would install it only later).
+bash scripts/ensure-nginx.sh || { echo "could not install nginx"; exit 1; }
 echo "== build (the e2e tests run the production build)"
 npx react-router build >test-results/build.log 2>&1 || { cat test-results/build.log; exit 1; }
 # The e2e tests' spawned sites run the built server (e2e/server-build.ts).
