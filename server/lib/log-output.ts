@@ -5,6 +5,7 @@
  * `banner: true` (the first-start admin password) boxed so it cannot be missed.
  */
 import pino, { type Logger } from "pino";
+import { lineWriter } from "./line-writer.js";
 
 export type LogFormat = "json" | "pretty";
 
@@ -21,9 +22,8 @@ interface Output {
 /** The server's root logger. */
 export function createLogger(options: { level: string; format: LogFormat; out?: Output }): Logger {
   const out = options.out ?? process.stdout;
-  // Pino's own destination: each line one write(2) as it is logged. Measured against writing in
-  // batches on libuv's pool (ADR 0067): the hand-off per line cost more than the write it saved.
-  if (options.format === "json") return options.out ? pino({ level: options.level }, options.out) : pino({ level: options.level });
+  // The lines of one event-loop turn in one write(2), on the thread (line-writer.ts, ADR 0067).
+  if (options.format === "json") return pino({ level: options.level }, options.out ?? lineWriter(1));
   const color = !!out.isTTY && !process.env.NO_COLOR;
   return pino({ level: options.level }, { write: (line: string) => void out.write(formatLogLine(line, { color })) });
 }
