@@ -115,8 +115,7 @@ describe("member login and registration", () => {
     await toast(page, "登录成功").waitFor();
     await dialog.waitFor({ state: "hidden" });
     expect(page.url()).toBe(`${server.url}/`); // the dialog leaves the visitor where they were
-    const token = await page.evaluate(() => localStorage.getItem("token"));
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // The navbar's user menu: avatar, name, and the four entries.
     await page.getByRole("banner").getByText(username).hover();
@@ -157,7 +156,7 @@ describe("member login and registration", () => {
     await page.waitForURL(`${server.url}/`);
     await toast(page, "退出成功").waitFor();
     await page.getByRole("button", { name: "登录/注册" }).waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).toBeNull();
     // The server ended the session too.
     const check = await fetch(`${server.url}/api/user/isloging`, { headers: { authorization: `Bearer ${token}` } });
     expect(check.status).toBe(401);
@@ -212,7 +211,7 @@ describe("member login and registration", () => {
     image = nextCaptcha(page);
     await form.getByRole("button", { name: "验证码图片，点击换一张" }).click();
     const refreshed = await readCaptcha(await image);
-    expect(await img.getAttribute("src")).not.toBe(firstSrc);
+    await expect.poll(() => img.getAttribute("src")).not.toBe(firstSrc);
     expect(answer).toBeTruthy();
     answer = refreshed;
 
