@@ -86,13 +86,13 @@ describe("forgot password", () => {
     await page.getByText(`验证码已发送至 ${member.email}`).waitFor();
     const send = page.getByRole("button", { name: /s后重试$|获取验证码/ });
     await expect.poll(() => send.innerText()).toMatch(/^(60|59)s后重试$/);
-    expect(await send.isDisabled()).toBe(true);
+    await expect.poll(() => send.isDisabled()).toBe(true);
     const firstCode = await lastOutboxCode(server.app, member.email);
 
     // After 60 s it may be pressed again; a new code supersedes the first.
     await waitOutResend(page);
     await expect.poll(() => send.innerText()).toBe("获取验证码");
-    expect(await send.isDisabled()).toBe(false);
+    await expect.poll(() => send.isDisabled()).toBe(false);
     await send.click();
     await expect.poll(() => send.innerText()).toMatch(/^(60|59)s后重试$/);
     await expect.poll(async () => (await outboxRepo(server.app.deps.database.db).latest({ to: member.email })).length).toBe(2);
@@ -162,10 +162,10 @@ describe("profile", () => {
   const navbarUser = () => page.locator("header").getByRole("button").filter({ has: page.locator(".ant-avatar") });
 
   it("shows the account: read-only username and email, coins and VIP, nickname and bio", async () => {
-    expect(await page.getByLabel("用户名").inputValue()).toBe(member.username);
+    await expect.poll(() => page.getByLabel("用户名").inputValue()).toBe(member.username);
     expect(await page.getByLabel("用户名").isDisabled()).toBe(true);
     expect(await page.getByLabel("邮箱", { exact: true }).isDisabled()).toBe(true);
-    expect(await page.getByLabel("昵称").inputValue()).toBe("夜店旧昵称");
+    await expect.poll(() => page.getByLabel("昵称").inputValue()).toBe("夜店旧昵称");
     await page.getByText("120").first().waitFor();
     await page.getByText(/VIP会员 · .* 到期/).waitFor();
     await expect.poll(() => navbarUser().innerText()).toContain("夜店旧昵称");
