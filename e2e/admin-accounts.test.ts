@@ -92,7 +92,7 @@ describe("admin accounts in the browser", () => {
     await form.getByRole("button", { name: "登录" }).click();
     await page.waitForURL(`${server.url}/panda/`);
     await page.getByRole("heading", { name: "控制台" }).waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("admin_login_account"))).toBe("panda_boss");
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("admin_login_account"))).toBe("panda_boss");
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
     expect(stored).not.toContain("Panda-2026");
     const token = await page.evaluate(() => localStorage.getItem("admin_token"));
@@ -103,7 +103,7 @@ describe("admin accounts in the browser", () => {
     // The shell: the super's menu, the name and role in the header, the 200px menu collapsing to 64px.
     const sider = page.getByTestId("admin-sider");
     for (const text of ["控制台", "管理员", "审计日志", "用户列表"]) await sider.getByText(text, { exact: true }).waitFor();
-    await expect(page.getByTestId("admin-user").textContent()).resolves.toContain("熊猫老板");
+    await expect.poll(() => page.getByTestId("admin-user").textContent()).toContain("熊猫老板");
     expect((await sider.boundingBox())?.width).toBe(200);
     await page.locator(".ant-layout-sider-trigger").click();
     await page.waitForFunction(() => document.querySelector("[data-testid=admin-sider]")?.getBoundingClientRect().width === 64);
@@ -119,7 +119,7 @@ describe("admin accounts in the browser", () => {
     await page.getByRole("menuitem", { name: "退出登录" }).click();
     await page.waitForURL(`${server.url}/panda/login`);
     await toast(page, "退出成功").waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("admin_token"))).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("admin_token"))).toBeNull();
     const check = await server.app.inject({ url: "/api/pandaadmin/check", headers: { authorization: `Bearer ${token}` } });
     expect(check.statusCode).toBe(401);
     // 记住账号: the name is filled in, the password is not.
@@ -197,7 +197,7 @@ describe("admin accounts in the browser", () => {
     await page.goto(`${server.url}/panda/`);
     const sider = page.getByTestId("admin-sider");
     // The menu is drawn before the login check answers; read it once the check has named the editor.
-    await expect(page.getByTestId("admin-user").textContent()).resolves.toContain("just_editor");
+    await expect.poll(() => page.getByTestId("admin-user").textContent()).toContain("just_editor");
     await sider.getByText("套曲列表", { exact: true }).waitFor();
     const menu = (await sider.textContent()) ?? "";
     for (const hidden of ["管理员", "审计日志", "用户列表"]) expect(menu).not.toContain(hidden);
