@@ -118,7 +118,7 @@ describe("导出CSV and the audit trail in Chinese", () => {
     await row.getByText("已删除").waitFor();
     // When it was deleted, and how long it waits before the daily sweep purges it.
     await expect.poll(() => row.getByTestId("purge-in").textContent()).toBe("30 天后彻底删除");
-    expect(await row.textContent()).toMatch(/已删除30 天后彻底删除\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}还原/);
+    await expect.poll(() => row.textContent()).toMatch(/已删除30 天后彻底删除\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}还原/);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${SHOTS}/recycle-bin.png`, fullPage: true });
     await row.getByRole("button", { name: "还原" }).click();
