@@ -174,7 +174,7 @@ describe("the back office's people and content screens", () => {
     const running = server.app.services.collector.runner.runOnce();
     await job.getByText("采集中").waitFor();
     await expect.poll(async () => Number(/已采 (\d+) 页/u.exec((await job.textContent()) ?? "")?.[1] ?? 0), { timeout: 15_000 }).toBeGreaterThan(1);
-    expect(await job.textContent()).toMatch(/发现 [1-9]\d* 条/u);
+    await expect.poll(() => job.textContent()).toMatch(/发现 [1-9]\d* 条/u);
     await shot(page, "collect-running");
     await running;
     await job.getByText("已完成").waitFor({ timeout: 15_000 });
