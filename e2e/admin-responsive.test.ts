@@ -106,7 +106,7 @@ describe("the back office at 1440, 1024, 768 and 390 px", () => {
       await settled(page);
       const sider = page.getByTestId("admin-sider");
       if (width >= 768) {
-        expect((await sider.boundingBox())?.width).toBe(width >= 1200 ? 200 : 64);
+        await expect.poll(async () => (await sider.boundingBox())?.width).toBe(width >= 1200 ? 200 : 64);
         // Folding after hydration once left the wide menu's groups open as popups, on top of the page.
         expect(await page.locator(".ant-menu-submenu-popup:visible").count()).toBe(0);
         expect(await page.getByTestId("admin-menu-button").isVisible()).toBe(false);
@@ -130,7 +130,7 @@ describe("the back office at 1440, 1024, 768 and 390 px", () => {
     await settled(page);
     const table = page.getByTestId("suite-table");
     const titleHead = table.locator("th", { hasText: "标题" }).first();
-    expect((await titleHead.boundingBox())!.width).toBeGreaterThanOrEqual(160);
+    await expect.poll(async () => (await titleHead.boundingBox())?.width).toBeGreaterThanOrEqual(160);
     const firstRow = table.locator("tr.ant-table-row").first();
     for (const name of ["编辑", "禁用", "删除"]) {
       const box = (await firstRow.getByRole("button", { name, exact: true }).boundingBox())!;
@@ -139,7 +139,7 @@ describe("the back office at 1440, 1024, 768 and 390 px", () => {
     }
     // The table scrolls inside itself: the other columns are one swipe away, the page stays put.
     const body = table.locator(".ant-table-content, .ant-table-body").first();
-    expect(await body.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await expect.poll(() => body.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     expect((await overflow(page)).scroll).toBeLessThanOrEqual(768);
     expect(problems).toEqual([]);
     await context.close();
@@ -201,7 +201,7 @@ describe("the admin tables' features", () => {
     await bar.getByRole("button", { name: "清空" }).click();
     await bar.waitFor({ state: "detached" });
     await page.locator("button", { hasText: /^批量删除$/ }).waitFor();
-    expect(await rows.locator(".ant-checkbox-checked").count()).toBe(0);
+    await expect.poll(() => rows.locator(".ant-checkbox-checked").count()).toBe(0);
 
     // Columns: hide 分类; the choice survives a reload.
     const heads = () => table.locator("thead th").allInnerTexts();
@@ -213,7 +213,7 @@ describe("the admin tables' features", () => {
     await page.screenshot({ path: `${SHOTS}/column-settings.png` });
     await page.reload();
     await settled(page);
-    expect(await heads()).toContain("标题");
+    await expect.poll(heads).toContain("标题");
     expect(await heads()).not.toContain("分类");
     await page.getByRole("button", { name: "列设置" }).click();
     await settings.getByRole("button", { name: "重置" }).click();
@@ -226,10 +226,10 @@ describe("the admin tables' features", () => {
     await page.getByRole("button", { name: "密度" }).click();
     await page.getByRole("menuitem", { name: "紧凑" }).click();
     await expect.poll(() => table.locator(".ant-table-small").count()).toBe(1);
-    expect(await rowHeight()).toBeLessThan(roomy);
+    await expect.poll(rowHeight).toBeLessThan(roomy);
     await page.reload();
     await settled(page);
-    expect(await table.locator(".ant-table-small").count()).toBe(1);
+    await expect.poll(() => table.locator(".ant-table-small").count()).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
