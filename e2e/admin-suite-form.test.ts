@@ -112,7 +112,7 @@ describe("adding and editing a suite in the back office", () => {
     await visitor.goto(`${server.url}/sutie/${id}.html`);
     await expect.poll(() => visitor.getByRole("heading", { level: 1 }).innerText()).toContain(TITLE);
     await hydrated(visitor);
-    expect(await visitor.getByRole("treeitem").count()).toBe(2);
+    await expect.poll(() => visitor.getByRole("treeitem").count()).toBe(2);
     await visitor.getByRole("button", { name: "播放", exact: true }).click();
     await expect
       .poll(() => visitor.evaluate(() => (document.querySelector("[data-player-media]") as HTMLMediaElement | null)?.currentTime ?? 0), { timeout: 30_000 })
@@ -129,7 +129,7 @@ describe("adding and editing a suite in the back office", () => {
     await hydrated(page);
     await page.getByRole("heading", { name: "编辑套曲" }).waitFor();
     await expect.poll(() => page.getByLabel("套曲名称").inputValue()).toBe(TITLE);
-    expect(await djRows(page).count()).toBe(2);
+    await expect.poll(() => djRows(page).count()).toBe(2);
     await page.screenshot({ path: path.join(SHOTS, "edit-loaded.png"), fullPage: true });
 
     await page.getByLabel("套曲名称").fill(EDITED);
