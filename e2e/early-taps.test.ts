@@ -91,8 +91,8 @@ describe("taps before the app has hydrated", () => {
     expect(seen.frames).toBeGreaterThan(0);
     expect(seen.gaps).toBe(0);
     // One dialog: the frames have handed over to it; the trigger is no longer pending.
-    expect(await page.locator("[data-login-frame]").filter({ visible: true }).count()).toBe(0);
-    expect(await trigger(page).getAttribute("data-tap-pending")).toBeNull();
+    await expect.poll(() => page.locator("[data-login-frame]").filter({ visible: true }).count()).toBe(0);
+    await expect.poll(() => trigger(page).getAttribute("data-tap-pending")).toBeNull();
     expect(page.url()).toBe(`${server.url}/`);
     expect(problems.filter((p) => !p.includes("Failed to load resource"))).toEqual([]);
   });
