@@ -107,7 +107,7 @@ describe("coins and VIP in the browser", () => {
     await download.getByText(`余额不足：当前 2 币，需要 ${PRICE} 币`).waitFor();
     await download.getByText("每日签到可得金币").waitFor();
     await download.getByRole("button", { name: "今日已签到" }).waitFor();
-    expect(await download.getByRole("button", { name: /确认下载/ }).isDisabled()).toBe(true);
+    await expect.poll(() => download.getByRole("button", { name: /确认下载/ }).isDisabled()).toBe(true);
     await page.waitForTimeout(400);
     await shot(page, "download-short-1366");
     await download.getByRole("button", { name: "取消" }).click();
