@@ -101,7 +101,7 @@ describe("home page", () => {
     await hit.click();
     await page.waitForURL(/\/sutie\/\d+\.html$/);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toContain(name);
-    expect(await page.getByRole("treeitem").count()).toBeGreaterThan(1);
+    await expect.poll(() => page.getByRole("treeitem").count()).toBeGreaterThan(1);
 
     await page.getByRole("link", { name: "首页", exact: true }).first().click();
     await page.getByRole("link", { name: "更多DJ串烧" }).click();
