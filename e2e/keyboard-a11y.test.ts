@@ -78,7 +78,7 @@ describe("keyboard only", () => {
     await page.keyboard.press("Space");
     await expect.poll(() => page.getByRole("radio", { name: "视频" }).getAttribute("aria-checked")).toBe("true");
     await page.keyboard.press("Shift+Tab");
-    expect((await focused(page)).name).toBe("音频");
+    await expect.poll(async () => (await focused(page)).name).toBe("音频");
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByRole("radio", { name: "音频" }).getAttribute("aria-checked")).toBe("true");
     await tabTo(page, "搜索");
@@ -95,7 +95,7 @@ describe("keyboard only", () => {
     // Escape in the results closes them and gives the keyword box the focus back.
     await page.keyboard.press("Escape");
     await results.waitFor({ state: "detached" });
-    expect((await focused(page)).name).toBe("搜索关键词");
+    await expect.poll(async () => (await focused(page)).name).toBe("搜索关键词");
 
     // The player bar: its pause button is reached with Tab; Space pauses, Enter plays again.
     await tabTo(page, "暂停", { inPlayer: true });
@@ -121,7 +121,7 @@ describe("keyboard only", () => {
     await page.keyboard.press("Enter");
     const panel = page.getByRole("dialog", { name: "播放列表" });
     await panel.waitFor();
-    expect((await focused(page)).inDialog).toBe("播放列表");
+    await expect.poll(async () => (await focused(page)).inDialog).toBe("播放列表");
     await page.keyboard.press("Escape");
     await panel.waitFor({ state: "detached" });
     await expect.poll(() => focused(page)).toMatchObject({ name: "播放列表", inPlayer: true });
@@ -151,8 +151,8 @@ describe("keyboard only", () => {
     await page.getByLabel("密码", { exact: true }).focus();
     await page.keyboard.press("Enter");
     await page.getByText("请输入用户名/邮箱", { exact: true }).waitFor();
-    expect(await page.getByLabel("用户名/邮箱").getAttribute("aria-invalid")).toBe("true");
-    expect((await focused(page)).name).toBe("用户名/邮箱");
+    await expect.poll(() => page.getByLabel("用户名/邮箱").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(async () => (await focused(page)).name).toBe("用户名/邮箱");
     expect(problems.filter((p) => !/status of 4\d\d/.test(p))).toEqual([]);
     await context.close();
   });
