@@ -66,7 +66,7 @@ describe("personal library in the browser", () => {
     await openSuite(page, suite.id);
     const favs = Number(await countText(page, "favorites"));
     const likes = Number(await countText(page, "likes"));
-    expect(await page.getByText("下载在来源站点进行").count()).toBe(1); // from djuu, not our own
+    await expect.poll(() => page.getByText("下载在来源站点进行").count()).toBe(1); // from djuu, not our own
 
     await page.getByRole("button", { name: "收藏", exact: true }).click();
     await page.getByRole("button", { name: "已收藏" }).waitFor();
@@ -82,7 +82,7 @@ describe("personal library in the browser", () => {
     expect(html).not.toContain(LINK);
     await openSuite(page, suite.id);
     await page.getByRole("button", { name: "已收藏" }).waitFor();
-    expect(await countText(page, "favorites")).toBe(String(favs + 1));
+    await expect.poll(() => countText(page, "favorites")).toBe(String(favs + 1));
 
     // Unliking moves it back.
     await page.getByRole("button", { name: "已推荐" }).click();
@@ -106,11 +106,11 @@ describe("personal library in the browser", () => {
     await page.screenshot({ path: `${SHOTS}/download-confirm.png` });
     await dialog.getByRole("button", { name: /确认下载/ }).click();
     await dialog.getByText("已扣除10币，当前余额20币").waitFor();
-    expect(await dialog.getByRole("textbox", { name: "网盘地址" }).inputValue()).toBe(LINK);
-    expect(await dialog.getByRole("textbox", { name: "提取码" }).inputValue()).toBe("k8s2");
+    await expect.poll(() => dialog.getByRole("textbox", { name: "网盘地址" }).inputValue()).toBe(LINK);
+    await expect.poll(() => dialog.getByRole("textbox", { name: "提取码" }).inputValue()).toBe("k8s2");
     await dialog.getByRole("button", { name: "复制网盘地址" }).click();
     await page.getByText("复制成功").first().waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(LINK);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(LINK);
     await settle(page);
     await page.screenshot({ path: `${SHOTS}/download-result.png` });
     expect(await coinsOf(member)).toBe(20);
@@ -134,7 +134,7 @@ describe("personal library in the browser", () => {
     const dialog = page.getByRole("dialog");
     await dialog.getByText("余额不足：当前 4 币，需要 10 币").waitFor();
     await dialog.getByText("每日签到可得金币").waitFor();
-    expect(await dialog.getByRole("button", { name: /确认下载/ }).isDisabled()).toBe(true);
+    await expect.poll(() => dialog.getByRole("button", { name: /确认下载/ }).isDisabled()).toBe(true);
     await settle(page);
     await page.screenshot({ path: `${SHOTS}/download-short.png` });
     // A client that sends it anyway is refused with the clear message.
@@ -155,7 +155,7 @@ describe("personal library in the browser", () => {
     const list = page.getByRole("list", { name: "评论列表" });
     await list.getByText("<b>x</b> 太好听了").waitFor();
     expect(await list.locator("b").count()).toBe(0);
-    expect(await list.innerText()).toContain("评论员");
+    await expect.poll(() => list.innerText()).toContain("评论员");
     // A visitor sees it too, after hydration.
     const guest = await browser.newPage();
     await guest.goto(`${server.url}/sutie/${suite.id}.html`);
@@ -191,8 +191,8 @@ describe("personal library in the browser", () => {
     await server.app.services.sessions.revokeUserSessions(member.id);
     await page.getByRole("button", { name: "收藏", exact: true }).click();
     await page.waitForURL(`${server.url}/login`);
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
-    expect(await page.evaluate(() => sessionStorage.getItem("login_redirect"))).toBe(`/sutie/${suite.id}.html`);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await expect.poll(() => page.evaluate(() => sessionStorage.getItem("login_redirect"))).toBe(`/sutie/${suite.id}.html`);
     await page.getByRole("heading", { name: "登录" }).waitFor();
     await hydrated(page);
     // No login dialog over the login page (beside a CPU-bound process one once opened here: the
@@ -203,7 +203,7 @@ describe("personal library in the browser", () => {
     await page.getByLabel("密码", { exact: true }).fill(member.password);
     await page.getByRole("main").getByRole("button", { name: "登录", exact: true }).click();
     await page.waitForURL(`${server.url}/sutie/${suite.id}.html`);
-    expect(await page.evaluate(() => localStorage.getItem("token"))).not.toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).not.toBeNull();
     await context.close();
   });
 
@@ -268,10 +268,10 @@ describe("personal library in the browser", () => {
     await page.goto(`${server.url}/user/downloads`);
     const rows = page.getByRole("row").filter({ hasText: suite.title });
     await rows.first().waitFor();
-    expect(await rows.count()).toBe(10);
+    await expect.poll(() => rows.count()).toBe(10);
     expect(await rows.first().getByRole("link", { name: suite.title }).getAttribute("href")).toBe(`/sutie/${suite.id}.html`);
     expect(await rows.first().innerText()).toMatch(/\d{4}年\d{2}月\d{2}日 \d{2}:\d{2}:\d{2}/);
-    expect(await page.locator(".ant-pagination-item-2").count()).toBe(1); // the second page
+    await expect.poll(() => page.locator(".ant-pagination-item-2").count()).toBe(1); // the second page
     await page.screenshot({ path: `${SHOTS}/downloads.png`, fullPage: true });
     await rows.first().getByRole("button", { name: "重新下载" }).click();
     const dialog = page.getByRole("dialog");
