@@ -73,7 +73,7 @@ describe("phone player (390×844)", () => {
     for (const name of ["播放进度", "暂停", "下一首"]) await wholyOnScreen(mini().getByRole(name === "播放进度" ? "slider" : "button", { name, exact: true }));
     // The desktop bar (and its playlist button that sat below the screen) is not drawn on phones.
     expect(await page.locator("[data-player-bar]").count()).toBe(0);
-    expect(await page.locator("main").evaluate((m) => getComputedStyle(m).paddingBottom)).toBe("88px");
+    await expect.poll(() => page.locator("main").evaluate((m) => getComputedStyle(m).paddingBottom)).toBe("88px");
 
     const duration = (await mediaState(page)).duration;
     expect(duration).toBeGreaterThan(3900);
@@ -95,8 +95,8 @@ describe("phone player (390×844)", () => {
     await sheet().waitFor();
     await wholyOnScreen(sheet());
     // The page under it is out of reach (Tab, screen readers) while it is open.
-    expect(await page.locator("main").evaluate((m) => m.closest("[inert]") !== null)).toBe(true);
-    expect(await sheet().getByText(demo.longMix.title).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator("main").evaluate((m) => m.closest("[inert]") !== null)).toBe(true);
+    await expect.poll(() => sheet().getByText(demo.longMix.title).count()).toBeGreaterThan(0);
 
     // Drag from the start to 30:00: the bubble shows the target while dragging, the seek comes on release.
     const seek = sheet().locator("[data-seek=large]");
@@ -133,7 +133,7 @@ describe("phone player (390×844)", () => {
     await page.evaluate(() => history.back());
     await expect.poll(() => sheet().count()).toBe(0);
     expect(page.url()).toBe(url);
-    expect(await page.locator("main").evaluate((m) => m.closest("[inert]") !== null)).toBe(false);
+    await expect.poll(() => page.locator("main").evaluate((m) => m.closest("[inert]") !== null)).toBe(false);
     expect((await mediaState(page)).paused).toBe(false);
     // Its own button closes it too: opening and closing does not pile up history entries.
     const length = await page.evaluate(() => history.length);
@@ -141,7 +141,7 @@ describe("phone player (390×844)", () => {
     await sheet().waitFor();
     await sheet().getByRole("button", { name: "收起播放器" }).tap();
     await expect.poll(() => sheet().count()).toBe(0);
-    expect(await page.evaluate(() => !!history.state?.playerSheet)).toBe(false);
+    await expect.poll(() => page.evaluate(() => !!history.state?.playerSheet)).toBe(false);
     expect(await page.evaluate(() => history.length)).toBe(length);
   });
 
@@ -169,7 +169,7 @@ describe("phone player (390×844)", () => {
     await expect.poll(names).toEqual([b.title, demo.longMix.title]);
     await queue.getByRole("button", { name: "清空" }).tap();
     await expect.poll(() => page.locator("[data-player-slot]").innerText()).toContain("暂无播放内容");
-    expect(await sheet().count()).toBe(0);
+    await expect.poll(() => sheet().count()).toBe(0);
     expect(problems.filter((p) => !p.includes("Failed to load resource"))).toEqual([]);
   });
 });
