@@ -120,7 +120,7 @@ describe("global player media", () => {
     await win.waitFor({ state: "visible" });
     await advancing(page);
     const video = page.locator("[data-player-media]");
-    expect((await video.boundingBox())!.height).toBeGreaterThan(200);
+    await expect.poll(async () => (await video.boundingBox())?.height ?? 0).toBeGreaterThan(200);
     await page.screenshot({ path: path.join(SCREENS, "player-video-window.png") });
 
     // Drag by the title bar.
@@ -131,9 +131,9 @@ describe("global player media", () => {
     await page.mouse.down();
     await page.mouse.move(h.x - 340, h.y - 200, { steps: 8 });
     await page.mouse.up();
-    const moved = (await win.boundingBox())!;
-    expect(moved.x).toBeLessThan(start.x - 300);
-    expect(moved.y).toBeLessThan(start.y - 150);
+    // The window follows the pointer on a later frame: its place is polled, not read once.
+    await expect.poll(async () => (await win.boundingBox())?.x).toBeLessThan(start.x - 300);
+    await expect.poll(async () => (await win.boundingBox())?.y).toBeLessThan(start.y - 150);
 
     await win.getByRole("button", { name: "最小化视频窗口" }).click();
     await expect.poll(async () => (await video.boundingBox())?.height ?? 0).toBeLessThan(2);
@@ -160,7 +160,7 @@ describe("global player media", () => {
       await page.getByRole("button", { name: `播放 ${broken.title}`, exact: true }).click();
       const bar = page.locator("[data-player-bar]");
       await expect.poll(() => bar.getByRole("alert").innerText(), { timeout: 10_000 }).toMatch(/^(媒体地址无效|播放出错)$/);
-      expect((await mediaState(page)).paused).toBe(true);
+      await expect.poll(async () => (await mediaState(page)).paused).toBe(true);
       await page.getByRole("button", { name: `播放 ${good.title}`, exact: true }).click();
       await advancing(page);
       await expect.poll(() => bar.getByRole("alert").count()).toBe(0);
