@@ -57,15 +57,16 @@ describe("global player", () => {
     await expect.poll(() => bar().getByRole("button", { name: "暂停", exact: true }).isVisible()).toBe(true);
     await expect.poll(() => page.getByRole("button", { name: `暂停 ${demo.longMix.title}` }).isVisible()).toBe(true);
     // Media Session: the lock screen and hardware keys know what plays.
-    const session = await page.evaluate(() => ({
-      title: navigator.mediaSession.metadata?.title,
-      artist: navigator.mediaSession.metadata?.artist,
-      artwork: navigator.mediaSession.metadata?.artwork.length,
-      state: navigator.mediaSession.playbackState,
-    }));
-    expect(session).toEqual({ title: demo.longMix.title, artist: demo.longMix.artist, artwork: 1, state: "playing" });
+    const session = () =>
+      page.evaluate(() => ({
+        title: navigator.mediaSession.metadata?.title,
+        artist: navigator.mediaSession.metadata?.artist,
+        artwork: navigator.mediaSession.metadata?.artwork.length,
+        state: navigator.mediaSession.playbackState,
+      }));
+    await expect.poll(session).toEqual({ title: demo.longMix.title, artist: demo.longMix.artist, artwork: 1, state: "playing" });
     // The page keeps 64px free below its content for the bar.
-    expect(await page.locator("main").evaluate((m) => getComputedStyle(m).paddingBottom)).toBe("88px");
+    await expect.poll(() => page.locator("main").evaluate((m) => getComputedStyle(m).paddingBottom)).toBe("88px");
     await page.screenshot({ path: path.join(SCREENS, "player-bar.png") });
   });
 
@@ -130,8 +131,8 @@ describe("global player", () => {
     expect(there.mark).toBe(42);
     expect(there.paused).toBe(false);
     expect(there.time).toBeGreaterThanOrEqual(before);
-    expect(await page.locator("[data-player-slot]").isHidden()).toBe(true);
-    expect(await page.getByRole("button", { name: "暂停", exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.locator("[data-player-slot]").isHidden()).toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: "暂停", exact: true }).isVisible()).toBe(true);
     await expect.poll(() => page.locator("article").getByText(/正在播放：第 \d+ 首 \/ 共 \d+ 首/).count()).toBe(1);
     // Back to the list through the breadcrumb: still the same element, still going.
     await page.getByRole("navigation", { name: "面包屑" }).getByRole("link", { name: demo.longMix.channel.name }).click();
@@ -204,7 +205,7 @@ describe("global player", () => {
     await panel.getByRole("button", { name: "清空" }).click();
     await expect.poll(() => page.locator("[data-player-slot]").innerText()).toContain("暂无播放内容");
     await expect.poll(() => page.locator("[data-player-media]").getAttribute("src")).toBeNull();
-    expect((await mediaState(page)).paused).toBe(true);
+    await expect.poll(async () => (await mediaState(page)).paused).toBe(true);
     expect(problems.filter((p) => !p.includes("Failed to load resource"))).toEqual([]);
   });
 
