@@ -227,7 +227,7 @@ describe("the 来源插件 screen", () => {
     await found.getByRole("button", { name: "启用新版本 v1.1.0" }).click();
     await toast("已更新 夜店DJ：v1.0.0 → v1.1.0");
     await expect.poll(() => pluginRow().getByTestId("plugin-version").textContent()).toBe("v1.1.0");
-    await expect(pluginRow().getByTestId("plugin-previous-version").textContent()).resolves.toBe("上一版本 v1.0.0");
+    await expect.poll(() => pluginRow().getByTestId("plugin-previous-version").textContent()).toBe("上一版本 v1.0.0");
     // Nothing newer to take: the server's message, as a message.
     await pluginRow().getByRole("button", { name: "检查更新" }).click();
     await toast("该平台已安装相同或更新的版本");
@@ -239,7 +239,7 @@ describe("the 来源插件 screen", () => {
     await confirm.getByRole("button", { name: "回滚" }).click();
     await toast("已回滚 夜店DJ 到 v1.0.0");
     await expect.poll(() => pluginRow().getByTestId("plugin-version").textContent()).toBe("v1.0.0");
-    await expect(pluginRow().getByTestId("plugin-previous-version").textContent()).resolves.toBe("上一版本 v1.1.0");
+    await expect.poll(() => pluginRow().getByTestId("plugin-previous-version").textContent()).toBe("上一版本 v1.1.0");
     expect(await pluginRow().getByRole("switch").isChecked()).toBe(true);
     await shot("09-rolled-back", true);
     expect(unexpected()).toEqual([]);
