@@ -138,7 +138,7 @@ describe("one mix found on two sites", () => {
     expect(await row.count()).toBe(1);
     await expect.poll(() => row.locator("[data-places]").textContent()).toBe("也在：清风DJ");
     const chip = row.locator('button[data-place="vvvdj"]');
-    expect(await chip.isVisible()).toBe(true);
+    await expect.poll(() => chip.isVisible()).toBe(true);
     const box = (await chip.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
     // A target a finger can hit (24 px, WCAG 2.2), not the desktop's 16 px chip.
