@@ -82,7 +82,7 @@ async function searchWhileSlow(viewport: { width: number; height: number }, keyw
   await expect.poll(() => state(page, "vvvdj").textContent()).toBe("清风DJ 搜索中");
   await expect.poll(() => state(page, "172minx").textContent()).toBe("172Mix 已跳过");
   // Every state is in view, on a phone too.
-  for (const source of ["local", "djuu", "172minx", "vvvdj"]) expect(await state(page, source).isVisible()).toBe(true);
+  for (const source of ["local", "djuu", "172minx", "vvvdj"]) await expect.poll(() => state(page, source).isVisible()).toBe(true);
   const row = await page.locator("[data-source-states]").evaluate((ul) => ({ scroll: ul.scrollWidth, width: ul.clientWidth }));
   expect(row.scroll).toBeLessThanOrEqual(row.width);
   await expect.poll(() => state(page, "local").textContent()).toMatch(/^本站 \d+ 条结果$/);
