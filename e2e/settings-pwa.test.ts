@@ -52,7 +52,7 @@ describe("the site title of the settings, everywhere", () => {
     await hydrated(page);
     const header = page.locator("header");
     await header.getByRole("link", { name: "DJ搜索引擎网" }).waitFor();
-    expect(await page.title()).toBe("站点设置 - DJ搜索引擎网");
+    await expect.poll(() => page.title()).toBe("站点设置 - DJ搜索引擎网");
     const form = page.getByTestId("settings-form");
     await form.getByLabel("站点标题").fill(NEW_TITLE);
     await page.getByRole("button", { name: "保存" }).click();
@@ -73,9 +73,9 @@ describe("the site title of the settings, everywhere", () => {
       const pubProblems = await watchProblems(pub);
       await pub.goto(`${server.url}${route}`);
       await hydrated(pub);
-      expect(await pub.title(), route).toBe(title);
+      await expect.poll(() => pub.title(), { message: route }).toBe(title);
       const brand = pub.getByRole("banner").getByRole("link", { name: NEW_TITLE, exact: true });
-      expect(await brand.isVisible(), route).toBe(true);
+      await expect.poll(() => brand.isVisible(), { message: route }).toBe(true);
       // (Narrow screens show the mark only; the link keeps its name.)
       expect(await brand.textContent(), route).toBe(NEW_TITLE);
       expect(await pub.getByText("DJ搜索引擎网").count(), route).toBe(0);
