@@ -99,7 +99,7 @@ describe("web shell (production build, CSP on)", () => {
     await page.getByRole("button", { name: "登录" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("tab", { name: "注册" }).waitFor();
-    expect(await dialog.getByRole("tab", { name: "登录" }).isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByRole("tab", { name: "登录" }).isVisible()).toBe(true);
     // offsetWidth ignores the opening animation's scale transform.
     const width = await page
       .locator(".ant-modal")
@@ -138,7 +138,7 @@ describe("web shell (production build, CSP on)", () => {
     expect(ok?.status()).toBe(200);
     await page.getByRole("heading", { level: 1 }).waitFor();
     // The suite page has its own player controls: the bar is hidden there.
-    expect(await page.locator("[data-player-slot]").isHidden()).toBe(true);
+    await expect.poll(() => page.locator("[data-player-slot]").isHidden()).toBe(true);
     await context.close();
   });
 
@@ -153,7 +153,7 @@ describe("web shell (production build, CSP on)", () => {
     await page.goto(`${base}/user/profile`);
     await page.waitForURL(`${base}/login`);
     await page.getByRole("heading", { name: "登录" }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem("login_redirect"))).toBe(
+    await expect.poll(() => page.evaluate(() => sessionStorage.getItem("login_redirect"))).toBe(
       "/user/profile",
     );
     expect(problems).toEqual([]);
@@ -168,7 +168,7 @@ describe("web shell (production build, CSP on)", () => {
 
     await page.goto(`${base}/user/favorites`);
     await page.getByRole("heading", { name: "我的收藏" }).waitFor();
-    expect(await page.getByRole("navigation", { name: "用户中心" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("navigation", { name: "用户中心" }).isVisible()).toBe(true);
     await page.getByText("夜店小王子").waitFor();
 
     await page.goto(`${base}/login`);
@@ -180,7 +180,7 @@ describe("web shell (production build, CSP on)", () => {
     await page.waitForURL(`${base}/`);
     await page.getByText("退出成功").waitFor();
     await page.getByRole("button", { name: "登录" }).waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).toBeNull();
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -203,7 +203,7 @@ describe("web shell (production build, CSP on)", () => {
     const sider = page.getByTestId("admin-sider");
     await sider.waitFor();
     // The menu is drawn before the login check answers (ADR 0064); the super's entries come with the answer.
-    await expect(page.getByTestId("admin-user").textContent()).resolves.toContain("admin");
+    await expect.poll(() => page.getByTestId("admin-user").textContent()).toContain("admin");
     for (const text of [
       "系统管理",
       "控制台",
@@ -216,7 +216,7 @@ describe("web shell (production build, CSP on)", () => {
       "用户管理",
       "用户列表",
     ]) {
-      expect(await sider.getByText(text, { exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => sider.getByText(text, { exact: true }).isVisible()).toBe(true);
     }
     await page.getByRole("heading", { name: "控制台" }).waitFor();
     expect((await sider.boundingBox())?.width).toBe(200);
@@ -224,7 +224,7 @@ describe("web shell (production build, CSP on)", () => {
     await sider.getByRole("link", { name: "区块管理" }).click();
     await page.waitForURL(`${base}/panda/block`);
     await page.getByRole("heading", { name: "区块管理" }).waitFor();
-    expect(await page.locator(".ant-menu-item-selected").textContent()).toBe("区块管理");
+    await expect.poll(() => page.locator(".ant-menu-item-selected").textContent()).toBe("区块管理");
 
     await page.locator(".ant-layout-sider-trigger").click();
     await page.waitForFunction(
