@@ -129,7 +129,7 @@ describe("charts panel: a site's own chart", () => {
     const { page, problems, charts } = await openHome({ width: 1280, height: 900 });
     await charts.getByRole("tablist", { name: "站点" }).getByRole("tab", { name: "清风DJ" }).click();
     await charts.getByRole("link", { name: "清风站点榜第一" }).waitFor();
-    expect(await boardTab(page, "清风DJ榜").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => boardTab(page, "清风DJ榜").getAttribute("aria-selected")).toBe("true");
     await boardTab(page, "本站播放").click();
     await charts.getByText("暂无榜单数据").waitFor();
     expect(problems).toEqual([]);
