@@ -110,9 +110,9 @@ describe("suite detail page", () => {
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toContain(timed.title);
     await page.waitForSelector("html[data-hydrated]"); // the buttons work once React has hydrated
     const leaves = page.getByRole("treeitem").filter({ has: page.getByTitle("从这里播放") });
-    expect(await leaves.count()).toBeGreaterThan(1);
+    await expect.poll(() => leaves.count()).toBeGreaterThan(1);
     // The global player bar is hidden on this page.
-    expect(await page.locator("[data-player-slot]").isHidden()).toBe(true);
+    await expect.poll(() => page.locator("[data-player-slot]").isHidden()).toBe(true);
 
     const second = leaves.nth(1).getByTitle("从这里播放");
     const startText = await second.innerText();
