@@ -185,6 +185,39 @@ describe("web shell (production build, CSP on)", () => {
     await context.close();
   });
 
+  it("a member call still in flight when the logout ends is not a lost session: home, not /login", async () => {
+    // Opening the user menu asks for the wallet. Beside a busy-loop the server once checked that
+    // call's session after the logout had ended it: its 401 sent the member to /login instead of
+    // home. Held here until the logout is done, so its 401 comes last every time.
+    const { context, page } = await newPage();
+    const member = await createTestUser(app, { nickname: "退出中的会员" });
+    await page.goto(`${base}/`);
+    await page.evaluate((token) => localStorage.setItem("token", token), member.token);
+    await page.goto(`${base}/user/profile`);
+    await page.getByRole("heading", { name: "个人资料" }).waitFor();
+
+    let releaseWallet!: () => void;
+    const walletHeld = new Promise<void>((resolve) => (releaseWallet = resolve));
+    let walletAsked = false;
+    await page.route("**/api/user/wallet", async (route) => {
+      walletAsked = true;
+      await walletHeld;
+      await route.continue();
+    });
+    const walletAnswered = page.waitForResponse((r) => r.url().endsWith("/api/user/wallet"));
+    await clickUserMenuItem(page, "退出中的会员", "退出登录", "/api/user/logout");
+    await page.waitForURL(`${base}/`);
+    await page.getByText("退出成功").waitFor();
+    expect(walletAsked).toBe(true);
+    releaseWallet();
+    expect((await walletAnswered).status()).toBe(401);
+    // The late 401 is about a session this browser already ended: nothing moves.
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe("/");
+    expect(await page.evaluate(() => sessionStorage.getItem("login_redirect"))).toBeNull();
+    await context.close();
+  });
+
   it("sends a guest from /panda/ to /panda/login", async () => {
     const { context, page, problems } = await newPage();
     await page.goto(`${base}/panda/`);

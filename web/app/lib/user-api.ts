@@ -32,6 +32,31 @@ export function handleAuthFailure(from = window.location.pathname + window.locat
 
 export { ApiUnavailableError };
 
+/** Tokens whose session this page ended or is ending (its logout): see `endingSession`. */
+const endingTokens = new Set<string>();
+
+/**
+ * Marks the stored token's session as ended by this page (logout); the returned release undoes
+ * it when the logout fails. A member call sent before and answered 401 after is then not a lost
+ * session: the logout decides where the member goes.
+ */
+export function endingSession(): () => void {
+  const token = storedToken();
+  if (!token) return () => {};
+  endingTokens.add(token);
+  return () => void endingTokens.delete(token);
+}
+
+/**
+ * A 401/403 for `token` says nothing about the session this browser holds when this page ended
+ * that session itself, or a new login has replaced it meanwhile. (Another tab's logout leaves no
+ * token: that is a lost session here, as before.)
+ */
+function givenUp(token: string): boolean {
+  const now = storedToken();
+  return endingTokens.has(token) || (now !== null && now !== token);
+}
+
 /**
  * One member call. Resolves to the server's envelope (code 1 or 0 with its msg); rejects with
  * ApiUnavailableError on a network failure or an answer that is not the envelope, so callers
@@ -49,7 +74,7 @@ export async function userCall<T>(
   // server could only answer 401.
   if (!token && !opts.anonymous) throw new ApiUnavailableError("not signed in");
   const { status, json } = await sendJson(method, path, body, token);
-  if (!opts.anonymous && token && (status === 401 || status === 403)) {
+  if (!opts.anonymous && token && (status === 401 || status === 403) && !givenUp(token)) {
     handleAuthFailure();
   }
   return json as Envelope<T>;

@@ -1,7 +1,7 @@
 import { authMessages } from "@contracts/auth-texts";
 import { useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { userCall } from "../../lib/user-api";
+import { endingSession, userCall } from "../../lib/user-api";
 import { TOKEN_KEY } from "../../session/keys";
 import { useSession } from "../../session/store";
 import { useSiteMessage } from "../feedback";
@@ -31,14 +31,19 @@ export function useLogout(): () => Promise<void> {
   }, [pending, pathname, message]);
 
   return async () => {
+    // Calls in flight (the wallet the menu asked for on opening) may come back 401 once the
+    // server has ended the session: that is this logout, not a lost session sending to /login.
+    const release = endingSession();
     let answer;
     try {
       answer = await userCall<null>("POST", "/api/user/logout", undefined, { anonymous: true });
     } catch {
+      release();
       void message.error(authMessages.logoutFailed);
       return;
     }
     if (answer.code !== 1) {
+      release();
       void message.error(answer.msg || authMessages.logoutFailed);
       return;
     }
