@@ -74,15 +74,21 @@ const toast = (content: string | RegExp) => page.locator(".ant-message-notice").
 /**
  * Picks an option of the row's 替换内置来源 select until its change is saved (its toast shows):
  * on a busy machine a click can land while the previous dropdown is still closing, and nothing
- * is sent.
+ * is sent; or the dropdown closes under the click (a toast's container took the pointer once,
+ * beside a busy-loop), and the option is gone: the select is opened again.
  */
 async function replaceWith(option: string, saved: string) {
   for (let attempt = 1; ; attempt++) {
     await pluginRow().getByRole("combobox", { name: "夜店DJ 替换内置来源" }).click();
-    await page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: option }).click();
-    const done = await page.locator(".ant-message-notice").getByText(saved).first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+    const picked = await page
+      .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: option })
+      .click({ timeout: 8_000 })
+      .then(() => true, () => false);
+    const done = picked && (await page.locator(".ant-message-notice").getByText(saved).first().waitFor({ timeout: 10_000 }).then(() => true, () => false));
     if (done) return;
-    if (attempt === 3) throw new Error(`choosing ${option} never saved (no toast ${saved})`);
+    if (attempt === 5) throw new Error(`choosing ${option} never saved (no toast ${saved})`);
+    // A dropdown left open would take the next click on the select.
+    await page.keyboard.press("Escape");
   }
 }
 const table = () => page.getByTestId("plugin-table");
