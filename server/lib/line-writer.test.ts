@@ -15,6 +15,30 @@ const until = async (check: () => boolean) => {
   expect(check()).toBe(true);
 };
 
+/** A FIFO opened read-write and non-blocking (writes fill its 64 KB, then get EAGAIN), and a reader of it. */
+function fullablePipe(dir: string) {
+  const fifo = path.join(dir, "fifo");
+  execFileSync("mkfifo", [fifo]);
+  const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  let got = "";
+  const chunk = Buffer.alloc(65536);
+  return {
+    fd,
+    /** Reads what the pipe holds until `done(all read so far)`. */
+    readUntil: (done: (got: string) => boolean) =>
+      until(() => {
+        try {
+          got += chunk.toString("utf8", 0, fs.readSync(reader, chunk));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+        }
+        return done(got);
+      }).then(() => got),
+    close: () => [fd, reader].forEach((d) => fs.closeSync(d)),
+  };
+}
+
 describe("lineWriter", () => {
   let dir: string;
   beforeEach(() => {
@@ -55,13 +79,9 @@ describe("lineWriter", () => {
   });
 
   it("keeps what a full pipe does not take and writes it, in order, once the pipe is read", async () => {
-    const fifo = path.join(dir, "fifo");
-    execFileSync("mkfifo", [fifo]);
-    // Read-write and non-blocking: writes fill the pipe's buffer and then get EAGAIN.
-    const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
-    const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const pipe = fullablePipe(dir);
     try {
-      const writer = lineWriter(fd);
+      const writer = lineWriter(pipe.fd);
       const expected: string[] = [];
       for (let t = 0; t < 20; t++) {
         for (let i = 0; i < 200; i++) {
@@ -72,58 +92,33 @@ describe("lineWriter", () => {
         await turn();
       }
       // 20 turns of ~15 KB: more than the pipe holds (64 KB) until someone reads.
-      let got = "";
-      const chunk = Buffer.alloc(65536);
-      await until(() => {
-        try {
-          const n = fs.readSync(reader, chunk);
-          got += chunk.toString("utf8", 0, n);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
-        }
-        return got.split("\n").length - 1 === expected.length;
-      });
+      const got = await pipe.readUntil((text) => text.split("\n").length - 1 === expected.length);
       expect(got.trim().split("\n")).toEqual(expected);
       expect(writer.dropped).toBe(0);
       writer.close();
     } finally {
-      fs.closeSync(fd);
-      fs.closeSync(reader);
+      pipe.close();
     }
   });
 
   it("drops lines past its bound while the output takes nothing, and says how many once it does", async () => {
-    const fifo = path.join(dir, "fifo");
-    execFileSync("mkfifo", [fifo]);
-    const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
-    const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const pipe = fullablePipe(dir);
     try {
-      const writer = lineWriter(fd, { maxPendingBytes: 100_000 });
+      const writer = lineWriter(pipe.fd, { maxPendingBytes: 100_000 });
       const line = `${"y".repeat(99)}\n`;
       for (let i = 0; i < 3000; i++) {
         writer.write(line);
         if (i % 100 === 0) await turn();
       }
       expect(writer.dropped).toBeGreaterThan(0);
-      let got = "";
-      const chunk = Buffer.alloc(65536);
-      await until(() => {
-        try {
-          const n = fs.readSync(reader, chunk);
-          got += chunk.toString("utf8", 0, n);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
-        }
-        return got.includes("log lines dropped");
-      });
+      const got = await pipe.readUntil((text) => text.includes("log lines dropped"));
       const kept = got.split("\n").filter((l) => l === line.trim()).length;
       const notice = JSON.parse(got.split("\n").find((l) => l.includes("log lines dropped"))!);
       expect(notice).toMatchObject({ level: 40, dropped: writer.dropped });
       expect(kept + writer.dropped).toBe(3000);
       writer.close();
     } finally {
-      fs.closeSync(fd);
-      fs.closeSync(reader);
+      pipe.close();
     }
   });
 
