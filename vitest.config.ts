@@ -32,6 +32,8 @@ const e2eOptions = {
   // One file at a time in each of the two e2e projects: the machine has two cores.
   fileParallelism: false,
   sequence: { groupOrder: 2 },
+  // A failed browser test reports what its pages showed (address, dialogs, a screenshot).
+  setupFiles: "e2e/failure-report.ts",
 } as const;
 
 export default defineConfig({

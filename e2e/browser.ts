@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 /** Debian's Chromium, installed by scripts/ensure-browser.sh; override with CHROMIUM_PATH. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -7,8 +7,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  * Headless Chromium as root on a machine with no outside network: the background-networking
  * flags stop it from trying (and failing) to reach Google's hosts at every start.
  */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -22,6 +22,45 @@ export function launchBrowser(): Promise<Browser> {
       "--autoplay-policy=no-user-gesture-required",
     ],
   });
+  openBrowsers.add(browser);
+  browser.on("disconnected", () => openBrowsers.delete(browser));
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => recordActivity(await newContext(...args));
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    recordActivity(page.context());
+    return page;
+  };
+  return browser;
+}
+
+/** The last API answers and console errors of each context, for e2e/failure-report.ts. */
+export const recentActivity = new WeakMap<BrowserContext, string[]>();
+
+function recordActivity(context: BrowserContext): BrowserContext {
+  const lines: string[] = [];
+  recentActivity.set(context, lines);
+  const keep = (line: string) => lines.push(line) > 12 && lines.shift();
+  context.on("response", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith("/api/")) keep(`${r.status()} ${r.request().method()} ${url.pathname}${url.search}`);
+  });
+  context.on("requestfailed", (r) => keep(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+  context.on("console", (m) => void (m.type() === "error" && keep(`console: ${m.text().slice(0, 200)}`)));
+  return context;
+}
+
+/** The browsers this test file launched and has not closed: e2e/failure-report.ts looks at their pages. */
+export const openBrowsers = new Set<Browser>();
+
+/**
+ * Waits until no antd dialog, drawer or dropdown is still in its opening animation. Playwright
+ * counts an element at opacity 0 as visible, so a dialog's text is found while the dialog is
+ * still zooming in; a picture then shows only the mask.
+ */
+export async function settledDialogs(page: Page) {
+  await page.waitForFunction(() => !document.querySelector(".ant-zoom-enter, .ant-zoom-appear, .ant-fade-enter, .ant-fade-appear"));
 }
 
 /** Resolves once React has hydrated the page (root.tsx marks <html data-hydrated="1">). */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MusicInfo } from "../contracts/suite";
 import { queryRows } from "../server/db/sql";
 import { createTestUser, type TestUser } from "../server/testing/users";
-import { hydrated, launchBrowser } from "./browser";
+import { hydrated, launchBrowser, settledDialogs } from "./browser";
 import { startWebServer, watchProblems } from "./web-server";
 
 /** Screens of the personal library, looked at by the engineer who builds it. */
@@ -119,6 +119,8 @@ describe("personal library in the browser", () => {
 
     await page.getByRole("button", { name: "下载", exact: true }).click();
     await dialog.getByText("您已购买过该套曲，重新下载免费").waitFor();
+    // Its text is found while the dialog still zooms in (at opacity 0 it counts as visible).
+    await settledDialogs(page);
     await dialog.getByRole("button", { name: "确认下载" }).click();
     await dialog.getByText("本次下载未扣币，当前余额20币").waitFor();
     expect(await coinsOf(member)).toBe(20);
@@ -276,6 +278,8 @@ describe("personal library in the browser", () => {
     await rows.first().getByRole("button", { name: "重新下载" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByText("您已购买过该套曲，重新下载免费").waitFor();
+    // Its text is found while the dialog still zooms in (at opacity 0 it counts as visible).
+    await settledDialogs(page);
     await dialog.getByRole("button", { name: "确认下载" }).click();
     await dialog.getByText("本次下载未扣币，当前余额0币").waitFor();
     await settle(page);

@@ -15,7 +15,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveYedian, YEDIAN_SALT, yedianPlugin } from "../server/modules/plugins/testing/yedian";
 import { file, json, startFixtureSite, status, text, type FixtureSite } from "../server/testing/fixture-site";
-import { hydrated, launchBrowser } from "./browser";
+import { hydrated, launchBrowser, settledDialogs } from "./browser";
 import { signInFirstStartAdmin } from "./first-admin";
 import { mediaState } from "./player-helpers";
 import { NO_BACKGROUND_JOBS, type RunningSite, startSite } from "./site";
@@ -68,8 +68,6 @@ async function shot(name: string, fullPage = false) {
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
 }
-/** A dialog done with its zoom-in (a screenshot taken earlier shows only the mask). */
-const settled = () => page.waitForFunction(() => !document.querySelector(".ant-zoom-enter, .ant-zoom-appear, .ant-fade-enter, .ant-fade-appear"));
 const toast = (content: string | RegExp) => page.locator(".ant-message-notice").getByText(content).first().waitFor();
 /**
  * Picks an option of the row's 替换内置来源 select until its change is saved (its toast shows):
@@ -150,7 +148,7 @@ describe("the 来源插件 screen", () => {
     await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(20);
     await expect(items.first().textContent()).resolves.toMatch(/夜曲串烧1DJ阿华 · #11:02:05/u);
     await expect.poll(() => dialog.getByTestId("plugin-try-media").textContent()).toMatch(/\/media\/1\.m4a\?sign=[0-9a-f]{32}.*referer: http:\/\/127\.0\.0\.1:\d+\/.*user-agent: YedianPlayer\/2\.0/u);
-    await settled();
+    await settledDialogs(page);
     await shot("04-try-results");
     // A keyword the site has nothing for: an empty list, said so.
     await dialog.getByLabel("试用关键词").fill("无此歌曲");
@@ -167,7 +165,7 @@ describe("the 来源插件 screen", () => {
     await field.waitFor();
     await dialog.getByText("留空使用官方地址").first().waitFor();
     await field.fill(site.url);
-    await settled();
+    await settledDialogs(page);
     await shot("05-variables-form");
     await dialog.getByRole("button", { name: "保存" }).click();
     await toast("保存成功");
