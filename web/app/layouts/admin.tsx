@@ -12,7 +12,7 @@ import { SuperOnly } from "../components/admin/SuperOnly";
 import { ChangePasswordDialog } from "../components/admin/ChangePasswordDialog";
 import { AdminContentSkeleton, AdminUserPlaceholder, EarlyMiniMenu } from "../components/admin/AdminShell";
 import { setAdminFlash } from "../components/admin/admin-flash";
-import { adminCall } from "../lib/admin-api";
+import { adminCall, adminCallsAnswered } from "../lib/admin-api";
 import { GuardGate } from "../guards/GuardGate";
 import { appContext } from "../lib/app-context";
 import { useSiteSettings } from "../lib/site-settings";
@@ -166,6 +166,8 @@ function AdminUser() {
   const mustChange = admin?.mustChangePassword === true;
   const logout = async () => {
     try {
+      // The screen's calls in flight are answered first: after the logout they would come back 401.
+      await adminCallsAnswered();
       // Ends this admin session on the server (spec section 7); a dead session is "logged out" too.
       await adminCall<null>("POST", "/pandaadmin/index/logout");
     } catch {

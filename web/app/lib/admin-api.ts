@@ -2,6 +2,7 @@ import { adminMessages } from "@contracts/admin-texts";
 import { ADMIN_TOKEN_KEY } from "../session/keys";
 import { useSession } from "../session/store";
 import { ApiUnavailableError, type Envelope, sendJson } from "./api";
+import { callsInFlight, LOGOUT_WAITS_FOR_CALLS_MS } from "./calls-in-flight";
 
 /**
  * Calls of the back office: the admin token (localStorage `admin_token`) as a bearer token,
@@ -28,10 +29,19 @@ function adminSessionLost() {
   goToAdminLogin();
 }
 
+/** Admin calls sent with the token and not yet answered: the logout waits for them (calls-in-flight.ts). */
+const adminCalls = callsInFlight();
+
+/** Resolves once the admin calls sent so far are answered (at most LOGOUT_WAITS_FOR_CALLS_MS). */
+export function adminCallsAnswered(): Promise<void> {
+  return adminCalls.settled(LOGOUT_WAITS_FOR_CALLS_MS);
+}
+
 async function send(method: string, path: string, body: AdminCallBody, anonymous: boolean): Promise<unknown> {
   const token = storedAdminToken();
   if (!token && !anonymous) throw new ApiUnavailableError("not signed in");
-  const { status, json } = await sendJson(method, path, body, token);
+  const sending = sendJson(method, path, body, token);
+  const { status, json } = await (token && !anonymous ? adminCalls.track(sending) : sending);
   const msg = (json as { msg?: unknown }).msg;
   if (!anonymous && token && (status === 401 || (status === 403 && msg === adminMessages.accountDisabled))) {
     adminSessionLost();

@@ -1,6 +1,7 @@
 import { LOGIN_REDIRECT_KEY, TOKEN_KEY } from "../session/keys";
 import { useSession } from "../session/store";
 import { ApiUnavailableError, type Envelope, sendJson } from "./api";
+import { callsInFlight, LOGOUT_WAITS_FOR_CALLS_MS } from "./calls-in-flight";
 
 /**
  * Calls of the signed-in member (spec section 7): the token from localStorage as a bearer
@@ -47,6 +48,18 @@ export function endingSession(): () => void {
   return () => void endingTokens.delete(token);
 }
 
+/** Member calls sent with a token and not yet answered. */
+const memberCalls = callsInFlight();
+
+/**
+ * Resolves once the member calls sent so far are answered (at most LOGOUT_WAITS_FOR_CALLS_MS): the
+ * logout ends the session after them, so none comes back 401 (the wallet the user menu asks for
+ * on opening is usually still on its way when 退出登录 is clicked).
+ */
+export function memberCallsAnswered(): Promise<void> {
+  return memberCalls.settled(LOGOUT_WAITS_FOR_CALLS_MS);
+}
+
 /**
  * A 401/403 for `token` says nothing about the session this browser holds when this page ended
  * that session itself, or a new login has replaced it meanwhile. (Another tab's logout leaves no
@@ -73,7 +86,10 @@ export async function userCall<T>(
   // A member call without a token (a logout under way, another tab's logout) is not sent: the
   // server could only answer 401.
   if (!token && !opts.anonymous) throw new ApiUnavailableError("not signed in");
-  const { status, json } = await sendJson(method, path, body, token);
+  // Nor one whose session this page is ending: it could only come back 401 after the logout.
+  if (token && !opts.anonymous && endingTokens.has(token)) throw new ApiUnavailableError("logging out");
+  const sending = sendJson(method, path, body, token);
+  const { status, json } = await (token && !opts.anonymous ? memberCalls.track(sending) : sending);
   if (!opts.anonymous && token && (status === 401 || status === 403) && !givenUp(token)) {
     handleAuthFailure();
   }

@@ -1,7 +1,7 @@
 import { authMessages } from "@contracts/auth-texts";
 import { useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { endingSession, userCall } from "../../lib/user-api";
+import { endingSession, memberCallsAnswered, userCall } from "../../lib/user-api";
 import { TOKEN_KEY } from "../../session/keys";
 import { useSession } from "../../session/store";
 import { useSiteMessage } from "../feedback";
@@ -31,9 +31,11 @@ export function useLogout(): () => Promise<void> {
   }, [pending, pathname, message]);
 
   return async () => {
-    // Calls in flight (the wallet the menu asked for on opening) may come back 401 once the
-    // server has ended the session: that is this logout, not a lost session sending to /login.
+    // No member call goes out from now on, and the ones in flight (the wallet the menu asked for
+    // on opening) are answered before the server ends the session. One still out after the wait
+    // comes back 401: that is this logout, not a lost session sending to /login.
     const release = endingSession();
+    await memberCallsAnswered();
     let answer;
     try {
       answer = await userCall<null>("POST", "/api/user/logout", undefined, { anonymous: true });
