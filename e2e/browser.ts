@@ -73,7 +73,7 @@ export async function hydrated(page: Page) {
  * `item` until the page asks the server `path`. The menu slides in: on a loaded machine a click
  * can land on the item above while it moves, or the menu can close before it lands.
  */
-export async function clickUserMenuItem(page: Page, trigger: string, item: string, path: string) {
+export async function clickUserMenuItem(page: Page, trigger: string, item: string, path: string, { requestWithinMs = 3_000 } = {}) {
   let asked = false;
   const watch = (r: { url(): string }) => void (new URL(r.url()).pathname === path && (asked = true));
   page.on("request", watch);
@@ -81,7 +81,8 @@ export async function clickUserMenuItem(page: Page, trigger: string, item: strin
     for (let attempt = 1; !asked; attempt++) {
       await page.getByRole("banner").getByText(trigger).hover({ timeout: 10_000 });
       await page.getByRole("menuitem", { name: item, exact: true }).click({ timeout: 10_000 });
-      const deadline = Date.now() + 3_000;
+      // How long one click is given to send its request (a logout first waits for calls in flight).
+      const deadline = Date.now() + requestWithinMs;
       while (!asked && Date.now() < deadline) await page.waitForTimeout(100);
       if (!asked && attempt === 5) throw new Error(`${item}: no request to ${path} after ${attempt} clicks, at ${page.url()}`);
     }

@@ -14,7 +14,7 @@ import { users } from "../server/db/schema/index";
 import { queryRows } from "../server/db/sql";
 import { captchaKey } from "../server/modules/accounts/captcha";
 import { createTestAdmin } from "../server/testing/admins";
-import { clickUserMenuItem, hydrated, launchBrowser } from "./browser";
+import { clickUserMenuItem, hydrated, launchBrowser, settledDialogs } from "./browser";
 import { startWebServer, watchProblems } from "./web-server";
 
 const SHOTS = "/tmp/shots-economy";
@@ -204,7 +204,12 @@ describe("coins and VIP in the browser", () => {
     await row.locator("td", { hasText: new RegExp(`^${target!.coins + 50}$`) }).waitFor();
 
     await row.getByRole("button", { name: "调整金币" }).click();
+    // Beside a busy-loop the 扣除 pick was once lost while the dialog opened again (the grant went
+    // through: 295 coins): act once it is open and settled, and see the pick taken.
+    await dialog.getByText(`调整金币：${target!.username}（当前 ${target!.coins + 50} 币）`).waitFor();
+    await settledDialogs(page);
     await dialog.getByText("扣除").click();
+    await expect.poll(() => dialog.getByRole("radio", { name: "扣除" }).isChecked()).toBe(true);
     await dialog.getByLabel("数量").fill(String(target!.coins + 51));
     await dialog.getByLabel("原因").fill("测试扣除");
     await dialog.getByRole("button", { name: "确定" }).click();

@@ -201,7 +201,8 @@ describe("web shell (production build, CSP on)", () => {
     });
     page.on("response", (r) => r.url().endsWith("/api/user/wallet") && order.push(`wallet ${r.status()}`));
     page.on("request", (r) => r.url().endsWith("/api/user/logout") && order.push("logout sent"));
-    await clickUserMenuItem(page, "慢钱包会员", "退出登录", "/api/user/logout");
+    // The logout is sent once the held wallet is answered: more than the helper's 3 s on a busy machine.
+    await clickUserMenuItem(page, "慢钱包会员", "退出登录", "/api/user/logout", { requestWithinMs: 10_000 });
     await page.waitForURL(`${base}/`);
     await page.getByText("退出成功").waitFor();
     expect(order[0]).toBe("wallet 200");
@@ -230,7 +231,8 @@ describe("web shell (production build, CSP on)", () => {
       await route.continue();
     });
     const walletAnswered = page.waitForResponse((r) => r.url().endsWith("/api/user/wallet"));
-    await clickUserMenuItem(page, "退出中的会员", "退出登录", "/api/user/logout");
+    // The logout is sent after its 2 s wait for the held wallet.
+    await clickUserMenuItem(page, "退出中的会员", "退出登录", "/api/user/logout", { requestWithinMs: 10_000 });
     await page.waitForURL(`${base}/`);
     await page.getByText("退出成功").waitFor();
     expect(walletAsked).toBe(true);
