@@ -51,6 +51,17 @@ async function newPage(options: BrowserContextOptions = {}): Promise<{ context: 
   return { context, page, problems };
 }
 
+/** A new member signed in (the token in localStorage), on /user/profile. */
+async function memberOnProfile(nickname: string) {
+  const opened = await newPage();
+  const member = await createTestUser(app, { nickname });
+  await opened.page.goto(`${base}/`);
+  await opened.page.evaluate((token) => localStorage.setItem("token", token), member.token);
+  await opened.page.goto(`${base}/user/profile`);
+  await opened.page.getByRole("heading", { name: "个人资料" }).waitFor();
+  return opened;
+}
+
 /** React has hydrated once the login button opens the dialog; also waits for idle network. */
 describe("web shell (production build, CSP on)", () => {
   it("server-renders the Chinese home shell before any JavaScript", async () => {
@@ -188,12 +199,7 @@ describe("web shell (production build, CSP on)", () => {
   it("a member call in flight when 退出登录 is clicked is answered before the session ends: no late 401", async () => {
     // Opening the user menu asks for the wallet. Beside a busy-loop it was once answered after the
     // logout had ended the session: a 401, which the browser logs as an error. Held here for 1 s.
-    const { context, page, problems } = await newPage();
-    const member = await createTestUser(app, { nickname: "慢钱包会员" });
-    await page.goto(`${base}/`);
-    await page.evaluate((token) => localStorage.setItem("token", token), member.token);
-    await page.goto(`${base}/user/profile`);
-    await page.getByRole("heading", { name: "个人资料" }).waitFor();
+    const { context, page, problems } = await memberOnProfile("慢钱包会员");
     const order: string[] = [];
     await page.route("**/api/user/wallet", async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -215,12 +221,7 @@ describe("web shell (production build, CSP on)", () => {
   it("a member call still out when the logout ends is not a lost session: home, not /login", async () => {
     // A call that hangs does not hold the logout (it waits 2 s at most). Held here until the
     // logout is done, so its 401 comes last every time.
-    const { context, page } = await newPage();
-    const member = await createTestUser(app, { nickname: "退出中的会员" });
-    await page.goto(`${base}/`);
-    await page.evaluate((token) => localStorage.setItem("token", token), member.token);
-    await page.goto(`${base}/user/profile`);
-    await page.getByRole("heading", { name: "个人资料" }).waitFor();
+    const { context, page } = await memberOnProfile("退出中的会员");
 
     let releaseWallet!: () => void;
     const walletHeld = new Promise<void>((resolve) => (releaseWallet = resolve));
