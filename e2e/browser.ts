@@ -24,11 +24,14 @@ export async function launchBrowser(): Promise<Browser> {
   });
   openBrowsers.add(browser);
   browser.on("disconnected", () => openBrowsers.delete(browser));
+  // Pages are opened asking for reduced motion, so antd's dialogs and menus appear without their
+  // zoom and slide: a click on a dialog still moving into place landed beside its target on a
+  // loaded machine (a lost 扣除 pick, a lost 取消). A test that passes its own reducedMotion keeps it.
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...args) => recordActivity(await newContext(...args));
+  browser.newContext = async (options) => recordActivity(await newContext({ reducedMotion: "reduce", ...options }));
   const newPage = browser.newPage.bind(browser);
-  browser.newPage = async (...args) => {
-    const page = await newPage(...args);
+  browser.newPage = async (options) => {
+    const page = await newPage({ reducedMotion: "reduce", ...options });
     recordActivity(page.context());
     return page;
   };

@@ -173,6 +173,8 @@ describe("the 来源插件 screen", () => {
     await pluginRow().getByRole("button", { name: "变量 (1)" }).click();
     await expect.poll(() => page.getByRole("dialog").getByLabel("站点地址").inputValue()).toBe(site.url);
     await page.getByRole("dialog").getByRole("button", { name: "取消" }).click();
+    // The next step clicks the row's switch: a dialog still open covers it (a CI run).
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
   });
 
   it("is enabled with its switch", async () => {

@@ -52,8 +52,8 @@ async function newPage(options: BrowserContextOptions = {}): Promise<{ context: 
 }
 
 /** A new member signed in (the token in localStorage), on /user/profile. */
-async function memberOnProfile(nickname: string) {
-  const opened = await newPage();
+async function memberOnProfile(nickname: string, options: BrowserContextOptions = {}) {
+  const opened = await newPage(options);
   const member = await createTestUser(app, { nickname });
   await opened.page.goto(`${base}/`);
   await opened.page.evaluate((token) => localStorage.setItem("token", token), member.token);
@@ -244,6 +244,35 @@ describe("web shell (production build, CSP on)", () => {
     expect(new URL(page.url()).pathname).toBe("/");
     expect(await page.evaluate(() => sessionStorage.getItem("login_redirect"))).toBeNull();
     await context.close();
+  });
+
+  it("antd's menus move only for a visitor who has not asked the system for reduced motion", async () => {
+    for (const [reducedMotion, nickname, moves] of [["no-preference", "动效会员", true], ["reduce", "静止会员", false]] as const) {
+      const { context, page, problems } = await memberOnProfile(nickname, { reducedMotion });
+      await hydrated(page);
+      // Every class antd puts on an element while it animates its opening, seen as it happens
+      // (without motion, the popup still passes through "appear" for a moment to be placed).
+      await page.evaluate(() => {
+        const seen: string[] = ((window as unknown as { motionSeen: string[] }).motionSeen = []);
+        const look = (el: Element) => {
+          for (const name of el.classList) if (/-(enter|appear)-active$/u.test(name)) seen.push(name);
+        };
+        new MutationObserver((records) => {
+          for (const r of records) {
+            if (r.target instanceof Element) look(r.target);
+            for (const node of r.addedNodes) if (node instanceof Element) [node, ...node.querySelectorAll("*")].forEach(look);
+          }
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+      });
+      await page.getByRole("banner").getByText(nickname).hover();
+      await page.getByRole("menuitem", { name: "退出登录", exact: true }).waitFor();
+      await page.waitForTimeout(500);
+      const seen = await page.evaluate(() => (window as unknown as { motionSeen: string[] }).motionSeen);
+      if (moves) expect(seen.some((name) => name.startsWith("ant-slide-up"))).toBe(true);
+      else expect(seen).toEqual([]);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 
   it("sends a guest from /panda/ to /panda/login", async () => {

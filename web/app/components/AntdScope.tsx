@@ -1,6 +1,7 @@
 import { ConfigProvider } from "antd";
 import zhCN from "antd/es/locale/zh_CN";
-import type { ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
+import { useMediaQuery } from "../lib/use-media-query";
 import { theme } from "../theme";
 
 /** Button labels stay as written (antd would space out two-character ones: "登 录"). */
@@ -13,8 +14,12 @@ const BUTTON_CONFIG = { autoInsertSpace: false };
  * and a root ConfigProvider put antd's style engine (~55 KB gzip) in every page's first load.
  */
 export function AntdScope({ children }: { children: ReactNode }) {
+  // Visitors who asked their system for less motion get dialogs, menus and toasts without
+  // antd's zoom, slide and fade (WCAG 2.3.3).
+  const reducedMotion = useMediaQuery("(prefers-reduced-motion: reduce)");
+  const scopeTheme = useMemo(() => (reducedMotion ? { ...theme, token: { ...theme.token, motion: false } } : theme), [reducedMotion]);
   return (
-    <ConfigProvider locale={zhCN} theme={theme} button={BUTTON_CONFIG}>
+    <ConfigProvider locale={zhCN} theme={scopeTheme} button={BUTTON_CONFIG}>
       {children}
     </ConfigProvider>
   );

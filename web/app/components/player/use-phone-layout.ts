@@ -1,17 +1,11 @@
-import { useSyncExternalStore } from "react";
+import { useMediaQuery } from "../../lib/use-media-query";
 
 /** Phones and narrow windows get the mini bar and the full-screen sheet; wider ones the desktop bar. */
 export const PHONE_QUERY = "(max-width: 768px)";
 
-const subscribe = (onChange: () => void) => {
-  const list = window.matchMedia(PHONE_QUERY);
-  list.addEventListener("change", onChange);
-  return () => list.removeEventListener("change", onChange);
-};
-
 /** The player's bar is only rendered in the browser (the queue lives in localStorage), so the server's answer never shows. */
 export function usePhoneLayout(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(PHONE_QUERY).matches, () => false);
+  return useMediaQuery(PHONE_QUERY);
 }
 
 let settable: boolean | undefined;
