@@ -31,7 +31,7 @@
  * `--profile dir`: the server runs with `--cpu-prof` and writes its profile there on exit.
  */
 import { fork } from "node:child_process";
-import { createServer, request } from "node:http";
+import { createServer, type IncomingHttpHeaders, request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +57,9 @@ const { values } = parseArgs({
     profile: { type: "string" },
     // wrk (C; Debian's wrk package) when installed: autocannon saturates its core first on small pages.
     client: { type: "string" },
+    // "same": bare Fastify sends the app's headers too (all but the per-answer ones), so both send
+    // the same bytes; "minimal": only type and encoding (the reference of the runs before 11-28, fifth).
+    "bare-headers": { type: "string", default: "same" },
   },
 });
 const connections = Number(values.connections);
@@ -153,8 +156,24 @@ async function burst(set: PageSet): Promise<string> {
   return `${Math.round(times[Math.ceil(times.length * 0.99) - 1]!)} (max ${Math.round(times.at(-1)!)}, n ${times.length})`;
 }
 
-/** What the app sent for a path, as the bare server sends it again: body (base64), status, type, encoding. */
-type SentAnswer = [string, number, string, string | undefined];
+/**
+ * What the app sent for a path, as the bare server sends it again: body (base64), status, type,
+ * encoding, and the headers that are the same for every answer (`--bare-headers same`).
+ */
+type SentAnswer = [string, number, string, string | undefined, Record<string, string>];
+
+/** Headers each answer has its own of (or that Node writes itself): the bare server does not repeat them. */
+const PER_ANSWER_HEADERS = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding", "x-request-id", "set-cookie", "content-type", "content-encoding"]);
+if (!["same", "minimal"].includes(values["bare-headers"])) throw new Error("--bare-headers: same or minimal");
+
+function staticHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  if (values["bare-headers"] === "minimal") return {};
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !PER_ANSWER_HEADERS.has(name)) kept[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return kept;
+}
 
 /** Asks for every path once, 8 at a time; keeps the bytes the app sent (for the bare server). */
 async function askEach(set: PageSet, bytes: Map<string, SentAnswer>) {
@@ -181,7 +200,7 @@ async function rawAnswer(path: string, set: PageSet): Promise<SentAnswer> {
       res.on("end", () => {
         const encoding = res.headers["content-encoding"];
         if (encoding !== undefined && encoding !== "gzip") reject(new Error(`${path}: sent as ${encoding}`));
-        else resolve([Buffer.concat(chunks).toString("base64"), res.statusCode ?? 0, res.headers["content-type"] ?? "text/html; charset=utf-8", encoding]);
+        else resolve([Buffer.concat(chunks).toString("base64"), res.statusCode ?? 0, res.headers["content-type"] ?? "text/html; charset=utf-8", encoding, staticHeaders(res.headers)]);
       });
     });
     req.on("error", reject);
@@ -249,6 +268,7 @@ try {
 
   for (const set of sets) {
     const sentKb = (Buffer.from(bytes.get(set.all[0]!)![0], "base64").length / 1024).toFixed(1);
+    const bareHeaderBytes = Object.entries(bytes.get(set.all[0]!)![4]).reduce((sum, [name, value]) => sum + name.length + Buffer.byteLength(value) + 4, 0);
     // The previous set's change event dropped every kept page: the warm run starts warm.
     await askEach(set, new Map());
     await run(base, set, 2); // JIT, connections
@@ -273,6 +293,7 @@ try {
     rows.push({
       page: set.name,
       "sent KB": sentKb,
+      "bare's copied header bytes": bareHeaderBytes,
       "app req/s": Math.round(appRate!),
       "app p50/p99": `${median(app.map((r) => r.p50))} / ${appP99}`,
       "bare req/s": Math.round(refRate!),
