@@ -1,8 +1,9 @@
 /**
  * The reference of bench/pages.ts: bare Fastify (no hooks, no plugins) sending the very bytes
  * the app sent for each path (gzip, or plain where the app did not compress), with the app's
- * headers that are the same for every answer (its security headers, CSP, ETag, cache policy; not
- * its date, length or request id, which Node and Fastify write for each answer), from a Map.
+ * headers (its security headers, CSP, ETag, cache policy, and the first answer's request id and
+ * new visitor's cookie, sent again as they were; not the date and length, which Node writes for
+ * each answer), from a Map.
  * Forked by bench/pages.ts, which sends
  * `{ pages: [path, base64 body, status, type, encoding?, headers][] }` and gets `{ port }` back.
  */
