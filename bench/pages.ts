@@ -60,6 +60,8 @@ const { values } = parseArgs({
     // "same": bare Fastify sends the app's headers too (all but date and length), so both send
     // the same bytes; "minimal": only type and encoding (the reference of the runs before 11-28, fifth).
     "bare-headers": { type: "string", default: "same" },
+    // More Node/V8 flags for the app's server only, space-separated (e.g. "--trace-gc").
+    "server-flags": { type: "string", default: "" },
   },
 });
 const connections = Number(values.connections);
@@ -73,6 +75,7 @@ const server = await startBenchServer(["--suites", values.suites, "--plays", val
   asServe: true,
   stdoutFile: path.join(process.env.DATA_DIR ?? os.tmpdir(), "server-pages.log"),
   env: values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(values.profile)}` } : {},
+  execArgv: values["server-flags"].split(/\s+/).filter(Boolean),
 });
 const { base, target } = server;
 const sortPages = Number(values["sort-pages"]);
@@ -247,7 +250,9 @@ async function warmClient() {
 
 /** Thrown to end the run after the start's bursts (`--cold-only`). */
 const COLD_ONLY = Symbol("cold only");
-const bare = fork(fileURLToPath(new URL("./bare-pages.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+// With --profile, bare Fastify's profile goes beside the app's (its writes cost what the app's should).
+const bareProfile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values.profile)}`, "--cpu-prof-name=bare.cpuprofile"] : [];
+const bare = fork(fileURLToPath(new URL("./bare-pages.ts", import.meta.url)), [], { execArgv: ["--import", "tsx", ...bareProfile], stdio: "inherit" });
 const rows: Record<string, string | number>[] = [];
 try {
   console.log(`engine ${target.engine}; load ${os.loadavg()[0].toFixed(2)} at start (${os.cpus().length} cores)`);
