@@ -73,18 +73,33 @@ export async function hydrated(page: Page) {
 
 /**
  * Opens the navbar's user menu (`trigger`: the member's name) by hover and clicks the menu item
- * `item` until the page asks the server `path`. The menu slides in: on a loaded machine a click
- * can land on the item above while it moves, or the menu can close before it lands.
+ * `item` until the page asks the server `path`. On a loaded machine the menu can close before a
+ * click lands, and a click's request can come later than `requestWithinMs` (a logout first waits
+ * for calls in flight): a request seen while the next try hovers or clicks ends it, since the
+ * click may have taken the name off the page (a CI run beside a busy-loop saw the logout sent
+ * after 10 s, and the next hover waited for a name no longer there).
  */
 export async function clickUserMenuItem(page: Page, trigger: string, item: string, path: string, { requestWithinMs = 3_000 } = {}) {
   let asked = false;
-  const watch = (r: { url(): string }) => void (new URL(r.url()).pathname === path && (asked = true));
+  let requestSeen!: () => void;
+  const seen = new Promise<void>((resolve) => (requestSeen = resolve));
+  const watch = (r: { url(): string }) => {
+    if (new URL(r.url()).pathname !== path) return;
+    asked = true;
+    requestSeen();
+  };
+  /** A step of a try, given up without an error once the request is seen. */
+  const unlessAsked = (step: Promise<unknown>) => {
+    step.catch(() => undefined);
+    return Promise.race([step, seen]);
+  };
   page.on("request", watch);
   try {
     for (let attempt = 1; !asked; attempt++) {
-      await page.getByRole("banner").getByText(trigger).hover({ timeout: 10_000 });
-      await page.getByRole("menuitem", { name: item, exact: true }).click({ timeout: 10_000 });
-      // How long one click is given to send its request (a logout first waits for calls in flight).
+      await unlessAsked(page.getByRole("banner").getByText(trigger).hover({ timeout: 10_000 }));
+      if (asked) break;
+      await unlessAsked(page.getByRole("menuitem", { name: item, exact: true }).click({ timeout: 10_000 }));
+      // How long one click is given to send its request.
       const deadline = Date.now() + requestWithinMs;
       while (!asked && Date.now() < deadline) await page.waitForTimeout(100);
       if (!asked && attempt === 5) throw new Error(`${item}: no request to ${path} after ${attempt} clicks, at ${page.url()}`);
