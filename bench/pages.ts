@@ -28,7 +28,7 @@
  * items, which the background pre-render (ADR 0038) renders after start; the sets above draw
  * random ids no pre-render could guess. `--cold-wait S` waits S seconds after the server
  * answers before the start's bursts (default 0: right after it); `--cold-only` stops after them.
- * `--profile dir`: the server runs with `--cpu-prof` and writes its profile there on exit.
+ * `--profile dir`: the server (and bare Fastify, as bare.cpuprofile) run with `--cpu-prof` and write their profiles there on exit.
  */
 import { fork } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, request } from "node:http";
@@ -161,7 +161,7 @@ async function burst(set: PageSet): Promise<string> {
 
 /**
  * What the app sent for a path, as the bare server sends it again: body (base64), status, type,
- * encoding, and the headers that are the same for every answer (`--bare-headers same`).
+ * encoding, and its other headers (`--bare-headers same`; none with `minimal`).
  */
 type SentAnswer = [string, number, string, string | undefined, Record<string, string>];
 
@@ -170,14 +170,14 @@ type SentAnswer = [string, number, string, string | undefined, Record<string, st
  * The request id and a new visitor's Set-Cookie are copied: the bare server sends the first
  * answer's again (the same bytes; the app makes them per answer, which is what is measured).
  */
-const PER_ANSWER_HEADERS = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding", "content-type", "content-encoding"]);
+const NOT_COPIED_HEADERS = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding", "content-type", "content-encoding"]);
 if (!["same", "minimal"].includes(values["bare-headers"])) throw new Error("--bare-headers: same or minimal");
 
 function staticHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   if (values["bare-headers"] === "minimal") return {};
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !PER_ANSWER_HEADERS.has(name)) kept[name] = Array.isArray(value) ? value.join(", ") : value;
+    if (value !== undefined && !NOT_COPIED_HEADERS.has(name)) kept[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   return kept;
 }

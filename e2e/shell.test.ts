@@ -266,10 +266,13 @@ describe("web shell (production build, CSP on)", () => {
       });
       await page.getByRole("banner").getByText(nickname).hover();
       await page.getByRole("menuitem", { name: "退出登录", exact: true }).waitFor();
-      await page.waitForTimeout(500);
-      const seen = await page.evaluate(() => (window as unknown as { motionSeen: string[] }).motionSeen);
-      if (moves) expect(seen.some((name) => name.startsWith("ant-slide-up"))).toBe(true);
-      else expect(seen).toEqual([]);
+      const seen = () => page.evaluate(() => (window as unknown as { motionSeen: string[] }).motionSeen);
+      if (moves) await expect.poll(async () => (await seen()).some((name) => name.startsWith("ant-slide-up"))).toBe(true);
+      else {
+        // An absence: given the time the slide would take (~0.2 s) and more.
+        await page.waitForTimeout(500);
+        expect(await seen()).toEqual([]);
+      }
       expect(problems).toEqual([]);
       await context.close();
     }
