@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { boundedMemo } from "../../lib/bounded-memo.js";
+import { hmacSha256 } from "../../lib/hmac-sha256.js";
 import { randomToken } from "../../lib/random-token.js";
 
 /**
@@ -16,6 +17,9 @@ const B64 = (bytes: number) => `[A-Za-z0-9_-]{${base64Length(bytes)}}`;
 const SIGNED_LENGTH = base64Length(ID_BYTES) + 1 + base64Length(SIGNATURE_BYTES);
 const SIGNED_VALUE = new RegExp(`^(${B64(ID_BYTES)})\\.(${B64(SIGNATURE_BYTES)})$`);
 const ONE_YEAR_S = 365 * 24 * 3600;
+/** The Set-Cookie attributes after the value (made once: a new visitor gets one per answer). */
+const ATTRIBUTES = `; Path=/; Max-Age=${ONE_YEAR_S}; HttpOnly; SameSite=Lax`;
+const SECURE_ATTRIBUTES = `${ATTRIBUTES}; Secure`;
 /** Cookie values whose check is remembered (emptied when full). */
 const CHECKED_MAX = 10_000;
 
@@ -26,20 +30,6 @@ export interface VisitorCookies {
   issue(secure: boolean): { id: string; setCookie: string };
   /** The cookie value for an id (tests, and whoever needs to hand a visitor its cookie). */
   value(id: string): string;
-}
-
-/**
- * HMAC-SHA256 under `secret` (RFC 2104) from the two padded-key hash states made once, copied
- * per call: the same bytes as createHmac, without importing the key on every call (a kept page's
- * new visitor signs an id per request, ADR 0053).
- */
-function hmacSha256(secret: Buffer): (data: string) => Buffer {
-  const BLOCK = 64;
-  const key = Buffer.alloc(BLOCK);
-  (secret.length > BLOCK ? createHash("sha256").update(secret).digest() : secret).copy(key);
-  const inner = createHash("sha256").update(key.map((b) => b ^ 0x36));
-  const outer = createHash("sha256").update(key.map((b) => b ^ 0x5c));
-  return (data) => outer.copy().update(inner.copy().update(data).digest()).digest();
 }
 
 export function visitorCookies(secret: Buffer): VisitorCookies {
@@ -63,9 +53,7 @@ export function visitorCookies(secret: Buffer): VisitorCookies {
     },
     issue(secure) {
       const id = randomToken(ID_BYTES);
-      const attrs = [`${VISITOR_COOKIE}=${value(id)}`, "Path=/", `Max-Age=${ONE_YEAR_S}`, "HttpOnly", "SameSite=Lax"];
-      if (secure) attrs.push("Secure");
-      return { id, setCookie: attrs.join("; ") };
+      return { id, setCookie: `${VISITOR_COOKIE}=${value(id)}${secure ? SECURE_ATTRIBUTES : ATTRIBUTES}` };
     },
     value,
   };
