@@ -35,7 +35,10 @@ function branch(channels: SuiteChannelOption[], id: number): number[] {
 /** Whole days a binned suite has left before the daily sweep purges it. */
 function binDaysLeft(deletetime: number | null): number {
   if (deletetime === null) return SUITE_BIN_DAYS;
-  return SUITE_BIN_DAYS - Math.floor((Date.now() / 1000 - deletetime) / 86_400);
+  // The server's time is whole seconds, rounded: just after a delete it can be a fraction ahead of
+  // the browser's clock, which must not read as a day not yet begun (31 天).
+  const elapsedS = Math.max(0, Date.now() / 1000 - deletetime);
+  return SUITE_BIN_DAYS - Math.floor(elapsedS / 86_400);
 }
 
 /** 套曲列表 (issue 12, ADR 0028): the suite table, its category filter, deletes and 正常/禁用. */
