@@ -1,7 +1,14 @@
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Frame, type Page, type Request } from "playwright-core";
 
-/** Debian's Chromium, installed by scripts/ensure-browser.sh; override with CHROMIUM_PATH. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * Debian's Chromium headless shell (the same Blink and V8 without the browser's UI), installed by
+ * scripts/ensure-browser.sh: on this project's 2-core machines the full browser's renderer and
+ * browser processes took ~1.7 times the CPU for the same pages (ADR 0072). Debian's full
+ * Chromium where the shell is missing; override with CHROMIUM_PATH.
+ */
+export const HEADLESS_SHELL_PATH = "/usr/bin/chromium-headless-shell";
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : "/usr/bin/chromium");
 
 /**
  * Headless Chromium as root on a machine with no outside network: the background-networking
@@ -93,7 +100,20 @@ export async function clickUserMenuItem(page: Page, trigger: string, item: strin
     step.catch(() => undefined);
     return Promise.race([step, seen]);
   };
+  // What the page did meanwhile, for a failure's message: beside a busy-loop the member was twice
+  // found logged out on a reloaded home with no request to the logout seen (cause not found yet).
+  const started = Date.now();
+  const journal: string[] = [];
+  const note = (line: string) => journal.push(`${Date.now() - started} ms ${line}`);
+  const onRequest = (r: Request) => {
+    if (!["image", "font", "media"].includes(r.resourceType())) note(`${r.method()} ${new URL(r.url()).pathname} (${r.resourceType()}${r.serviceWorker() ? ", from the service worker" : ""})`);
+  };
+  const onNavigated = (f: Frame) => f === page.mainFrame() && note(`navigated ${f.url()}`);
+  const onConsole = (m: ConsoleMessage) => note(`console.${m.type()} ${m.text().slice(0, 200)}`);
   page.on("request", watch);
+  page.on("request", onRequest);
+  page.on("framenavigated", onNavigated);
+  page.on("console", onConsole);
   try {
     for (let attempt = 1; !asked; attempt++) {
       await unlessAsked(page.getByRole("banner").getByText(trigger).hover({ timeout: 10_000 }));
@@ -104,7 +124,20 @@ export async function clickUserMenuItem(page: Page, trigger: string, item: strin
       while (!asked && Date.now() < deadline) await page.waitForTimeout(100);
       if (!asked && attempt === 5) throw new Error(`${item}: no request to ${path} after ${attempt} clicks, at ${page.url()}`);
     }
+  } catch (err) {
+    const state = await page
+      .evaluate(() => ({
+        controlledByServiceWorker: Boolean(navigator.serviceWorker?.controller),
+        navigation: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)?.type,
+        chunkReloadAt: sessionStorage.getItem("chunk-reload-at"),
+        token: localStorage.getItem("token") !== null,
+      }))
+      .catch((e: Error) => e.message);
+    throw new Error(`${(err as Error).message}\npage: ${JSON.stringify(state)}\n${journal.join("\n")}`, { cause: err });
   } finally {
     page.off("request", watch);
+    page.off("request", onRequest);
+    page.off("framenavigated", onNavigated);
+    page.off("console", onConsole);
   }
 }
