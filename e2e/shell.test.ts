@@ -53,7 +53,12 @@ async function newPage(options: BrowserContextOptions = {}): Promise<{ context: 
 
 /** A new member signed in (the token in localStorage), on /user/profile. */
 async function memberOnProfile(nickname: string, options: BrowserContextOptions = {}) {
-  const opened = await newPage(options);
+  // Without the service worker (ADR 0066): installed on the first page, it claims this one at a
+  // moment of its own, and from then on the page's fetches (the wallet, the logout) went to the
+  // network from the worker, past page.route and unseen by page.on("request"). A failure's
+  // journal showed it: the logout done (no token, on home, controlled by the worker) with neither
+  // call seen.
+  const opened = await newPage({ serviceWorkers: "block", ...options });
   const member = await createTestUser(app, { nickname });
   await opened.page.goto(`${base}/`);
   await opened.page.evaluate((token) => localStorage.setItem("token", token), member.token);

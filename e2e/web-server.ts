@@ -80,6 +80,8 @@ export async function startWebServer(
 export async function watchProblems(page: Page) {
   const problems: string[] = [];
   page.on("console", (msg) => {
+    // Playwright's own line when a context blocks service workers, not the page's.
+    if (msg.text() === "Service Worker registration blocked by Playwright") return;
     if (msg.type() === "error" || msg.type() === "warning")
       problems.push(`console.${msg.type()}: ${msg.text()}`);
   });
