@@ -100,8 +100,8 @@ export async function clickUserMenuItem(page: Page, trigger: string, item: strin
     step.catch(() => undefined);
     return Promise.race([step, seen]);
   };
-  // What the page did meanwhile, for a failure's message: beside a busy-loop the member was twice
-  // found logged out on a reloaded home with no request to the logout seen (cause not found yet).
+  // What the page did meanwhile, for a failure's message (it showed a service worker that had
+  // claimed the page sending the calls past page.route and page.on("request")).
   const started = Date.now();
   const journal: string[] = [];
   const note = (line: string) => journal.push(`${Date.now() - started} ms ${line}`);
