@@ -33,12 +33,17 @@ export async function launchBrowser(): Promise<Browser> {
   browser.on("disconnected", () => openBrowsers.delete(browser));
   // Pages are opened asking for reduced motion, so antd's dialogs and menus appear without their
   // zoom and slide: a click on a dialog still moving into place landed beside its target on a
-  // loaded machine (a lost 扣除 pick, a lost 取消). A test that passes its own reducedMotion keeps it.
+  // loaded machine (a lost 扣除 pick, a lost 取消). And without the service worker (ADR 0073):
+  // installed on a context's first page, it claims the open pages at a moment of its own, and
+  // from then on their fetches pass page.route and page.on("request") by (the logout flake of
+  // e2e/shell.test.ts). The worker's own tests (e2e/settings-pwa.test.ts) ask for it. A test that
+  // passes its own reducedMotion or serviceWorkers keeps it.
+  const defaults = { reducedMotion: "reduce", serviceWorkers: "block" } as const;
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (options) => recordActivity(await newContext({ reducedMotion: "reduce", ...options }));
+  browser.newContext = async (options) => recordActivity(await newContext({ ...defaults, ...options }));
   const newPage = browser.newPage.bind(browser);
   browser.newPage = async (options) => {
-    const page = await newPage({ reducedMotion: "reduce", ...options });
+    const page = await newPage({ ...defaults, ...options });
     recordActivity(page.context());
     return page;
   };

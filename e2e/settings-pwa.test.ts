@@ -120,7 +120,8 @@ describe("the installable site", () => {
       const res = await fetch(`${server.url}/api/user/favorite`, { method: "POST", headers: { ...{ "content-type": "application/json" }, authorization: `Bearer ${member.token}` }, body: JSON.stringify({ id: item.id }) });
       expect((await res.json()).code).toBe(1);
     }
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "zh-CN", deviceScaleFactor: 2 });
+    // The one context of the suite with the service worker (e2e/browser.ts blocks it elsewhere).
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "zh-CN", deviceScaleFactor: 2, serviceWorkers: "allow" });
     await context.addInitScript((token) => {
       if (sessionStorage.getItem("signed-out") !== "1") localStorage.setItem("token", token);
     }, member.token);

@@ -53,12 +53,9 @@ async function newPage(options: BrowserContextOptions = {}): Promise<{ context: 
 
 /** A new member signed in (the token in localStorage), on /user/profile. */
 async function memberOnProfile(nickname: string, options: BrowserContextOptions = {}) {
-  // Without the service worker (ADR 0066): installed on the first page, it claims this one at a
-  // moment of its own, and from then on the page's fetches (the wallet, the logout) went to the
-  // network from the worker, past page.route and unseen by page.on("request"). A failure's
-  // journal showed it: the logout done (no token, on home, controlled by the worker) with neither
-  // call seen.
-  const opened = await newPage({ serviceWorkers: "block", ...options });
+  // Pages run without the service worker (e2e/browser.ts, ADR 0073): a failure's journal showed
+  // it claiming this page and the wallet and logout calls passing page.route unseen.
+  const opened = await newPage(options);
   const member = await createTestUser(app, { nickname });
   await opened.page.goto(`${base}/`);
   await opened.page.evaluate((token) => localStorage.setItem("token", token), member.token);
@@ -359,9 +356,9 @@ describe("web shell (production build, CSP on)", () => {
   });
 
   it("a chunk that fails to load reloads the page, at most once a minute", async () => {
-    // Without the service worker (ADR 0066): it would fetch the chunk itself, which page.route
-    // cannot reach, so the failure could not be staged.
-    const { context, page } = await newPage({ serviceWorkers: "block" });
+    // Without the service worker (the default of e2e/browser.ts): it would fetch the chunk
+    // itself, which page.route cannot reach, so the failure could not be staged.
+    const { context, page } = await newPage();
     await page.route(/\/assets\/LoginDialog-[^/]*\.js$/, (route) => route.abort());
     await page.goto(`${base}/`);
     await hydrated(page);
