@@ -33,6 +33,12 @@ export interface BenchServerOptions {
   env?: Record<string, string>;
   /** More Node flags for the server only (V8's, e.g. --trace-gc, which NODE_OPTIONS refuses). */
   execArgv?: string[];
+  /**
+   * The server in a session of its own. Linux (autogroup, on by default) shares the cores between
+   * sessions first and between processes of a session second: a server forked into the bench's
+   * session shares one session's part with the load it is measured under.
+   */
+  ownSession?: boolean;
 }
 
 /** Forks bench/serve.ts with `args` and resolves once it listens, with what it serves. */
@@ -47,6 +53,7 @@ export async function startBenchServer(args: string[], options: BenchServerOptio
     // As `npm run serve` does: React and other libraries pick their production builds by it.
     env: { ...process.env, ...serve.env, ...options.env, NODE_ENV: "production" },
     stdio: out === undefined ? "inherit" : ["ignore", out, "inherit", "ipc"],
+    detached: options.ownSession ?? false,
   });
   if (out !== undefined) closeSync(out); // the child holds its own copy
   const target = await new Promise<BenchTarget>((resolve, reject) => {

@@ -3,7 +3,7 @@
  * answering after 50, 300, 1000 and 3000 ms. Budgets: the first results paint within 200 ms of
  * the request, and each source's results within its own latency + 50 ms, with 16 searches at once.
  *
- *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir]
+ *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--client-nice 10]
  *
  * The server is the real app in its own process (bench/serve.ts with `npm run serve`'s Node flags
  * and environment, the production web build, logging on as `npm start` logs, into a file), on
@@ -23,9 +23,14 @@
  * process, Chromium), and both processes' event-loop delay: which of them the time went to.
  * `--profile dir`: the server runs with `--cpu-prof` (NODE_OPTIONS) and writes its profile there on exit;
  * `--server-flags=--trace-gc`: more Node flags for the server alone.
+ *
+ * Scheduling: Linux shares the cores between sessions (autogroups) before processes. The server
+ * runs in a session of its own, as `npm start` does; Playwright starts Chromium in another; this
+ * process is the third. `--client-nice` (default 10) lowers the two load sessions, so that the
+ * server gets a core when it needs one, as on a machine of its own, and the clients the rest.
  */
 import { mkdtemp, readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -48,6 +53,10 @@ const { values } = parseArgs({
     via: { type: "string", default: "page" },
     // More Node flags for the server only (e.g. --server-flags=--trace-gc: its lines go to the server's log file).
     "server-flags": { type: "string", default: "" },
+    // Linux autogroup nice of the load's sessions (this process: fixture sites and fetch clients;
+    // Chromium's), the server's own session staying at 0: the server's cores are first its own,
+    // as on a machine of its own. 0 = the three sessions share the two cores alike.
+    "client-nice": { type: "string", default: "10" },
   },
 });
 const rounds = Number(values.rounds);
@@ -95,6 +104,8 @@ const server = await startBenchServer(
     stdoutFile: logFile,
     env: values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(values.profile)}` } : {},
     execArgv: values["server-flags"]!.split(" ").filter(Boolean),
+    // As `npm start` runs in a terminal of its own: not a share of this process's session.
+    ownSession: true,
   },
 );
 const url = server.base;
@@ -128,7 +139,8 @@ let next = 0;
 const localMs: number[] = [];
 for (const word of words.slice(next, (next += 20))) localMs.push((await streamOne(word, "&channelid=local")).local!);
 
-const browser = await launchBrowser();
+// Chromium's threads keep the machine's normal priority (as root they would take nice -8).
+const browser = await launchBrowser({ unboosted: true });
 const pages = await Promise.all(
   Array.from({ length: pageCount }, () => browser.newPage({ viewport: { width: 1366, height: 900 }, locale: "zh-CN", extraHTTPHeaders: { "x-forwarded-for": benchClientAddress() } })),
 );
@@ -144,6 +156,9 @@ benchLoop.enable();
 // CPU: the server's threads, this process, and Chromium (this process's other descendants).
 const serverTree = new Set([server.pid, ...descendants(server.pid)]);
 const chromium = descendants(process.pid).filter((pid) => !serverTree.has(pid));
+const chromiumPid = chromium.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium"))!;
+const clientNice = Number(values["client-nice"]);
+if (clientNice) for (const pid of [process.pid, chromiumPid]) writeFileSync(`/proc/${pid}/autogroup`, String(clientNice));
 interface Snap {
   at: number;
   /** This process's longest event-loop delay since the previous reading (ms, its 10 ms tick included). */
@@ -313,6 +328,7 @@ const logText = existsSync(logFile) ? await readFile(logFile, "utf8") : "";
 console.log(`sources: djuu's adapter through its ${viaApi ? "app API (one request a search)" : "search page (the app API answering 404 first)"}`);
 console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after two warm-up rounds); catalogue ${values.suites} suites on ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite"}; ${os.cpus().length} cores`);
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
+console.log(`scheduling (Linux autogroups): the server's session ${readFileSync(`/proc/${server.pid}/autogroup`, "utf8").trim()}, this process's (fixture sites, fetch clients) ${readFileSync(`/proc/${process.pid}/autogroup`, "utf8").trim()}, Chromium's ${readFileSync(`/proc/${chromiumPid}/autogroup`, "utf8").trim()}`);
 console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
 console.table(rows);
 if (streamed.length > 0) {

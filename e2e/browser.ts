@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Frame, type Page, type Request } from "playwright-core";
 
 /**
@@ -10,13 +11,28 @@ import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type 
 export const HEADLESS_SHELL_PATH = "/usr/bin/chromium-headless-shell";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : "/usr/bin/chromium");
 
+export interface LaunchOptions {
+  /**
+   * Chromium as root raises its renderer, compositor and IO threads to nice -8, above every
+   * other process of the machine. The benchmarks measure a server beside the browser on shared
+   * cores, where a visitor's browser would be on a device of its own: they launch it without
+   * that capability (scripts/chromium-unboosted.sh). Ignored when not root or without setpriv.
+   */
+  unboosted?: boolean;
+}
+
+const UNBOOSTED_WRAPPER = fileURLToPath(new URL("../scripts/chromium-unboosted.sh", import.meta.url));
+const canDropPriorityBoost = () => process.getuid?.() === 0 && existsSync("/usr/bin/setpriv");
+
 /**
  * Headless Chromium as root on a machine with no outside network: the background-networking
  * flags stop it from trying (and failing) to reach Google's hosts at every start.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser({ unboosted = false }: LaunchOptions = {}): Promise<Browser> {
+  const wrapped = unboosted && canDropPriorityBoost();
   const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: wrapped ? UNBOOSTED_WRAPPER : CHROMIUM_PATH,
+    ...(wrapped ? { env: { ...process.env, CHROMIUM_UNBOOSTED_BINARY: CHROMIUM_PATH } } : {}),
     headless: true,
     args: [
       "--no-sandbox",
