@@ -158,6 +158,11 @@ const serverTree = new Set([server.pid, ...descendants(server.pid)]);
 const chromium = descendants(process.pid).filter((pid) => !serverTree.has(pid));
 const chromiumPid = chromium.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium"))!;
 const clientNice = Number(values["client-nice"]);
+// This process's session is the terminal's: its nice is put back when the bench ends.
+const sessionNiceBefore = readFileSync("/proc/self/autogroup", "utf8").match(/nice (-?\d+)/)?.[1] ?? "0";
+const restoreSessionNice = () => writeFileSync("/proc/self/autogroup", sessionNiceBefore);
+process.on("exit", restoreSessionNice);
+process.once("SIGINT", () => process.exit(130));
 if (clientNice) for (const pid of [process.pid, chromiumPid]) writeFileSync(`/proc/${pid}/autogroup`, String(clientNice));
 interface Snap {
   at: number;
