@@ -13,10 +13,11 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_S
 
 export interface LaunchOptions {
   /**
-   * Chromium as root raises its renderer, compositor and IO threads to nice -8, above every
-   * other process of the machine. The benchmarks measure a server beside the browser on shared
-   * cores, where a visitor's browser would be on a device of its own: they launch it without
-   * that capability (scripts/chromium-unboosted.sh). Ignored when not root or without setpriv.
+   * Chromium as root raises its renderer, compositor and IO threads to nice -8: above the other
+   * processes of its session, and of the machine where the kernel has no autogroups (ADR 0074).
+   * The benchmarks measure a server beside the browser on shared cores, where a visitor's
+   * browser would be on a device of its own: they launch it without that capability
+   * (scripts/chromium-unboosted.sh). Ignored when not root or without setpriv.
    */
   unboosted?: boolean;
 }
