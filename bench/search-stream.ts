@@ -8,8 +8,8 @@
  * The server is the real app in its own process (bench/serve.ts with `npm run serve`'s Node flags
  * and environment, the production web build, logging on as `npm start` logs, into a file), on
  * PGlite with the demo catalogue; each site is djuu's adapter on its own fixture site under its
- * own code (`serve.ts --djuu-sources`), with a 6 s timeout. The fixture sites, the fetch clients
- * and Chromium run beside it in this process (Chromium in its own). Each round starts `concurrent`
+ * own code (`serve.ts --djuu-sources`), with a 6 s timeout. The fixture sites (on a thread of
+ * their own), the fetch clients and Chromium run beside it in this process (Chromium in its own). Each round starts `concurrent`
  * searches at the same moment: `pages` of them typed in Chromium pages (one browser), the others
  * streams fetched by this process. Every search is a new keyword (full pinyin drawn from the
  * catalogue's search text: the catalogue finds it, and no kept answer serves it). Chromium times
@@ -37,9 +37,9 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { hydrated, launchBrowser } from "../e2e/browser.js";
 import { ensureWebBuild } from "../e2e/web-server.js";
-import { API_SEARCH_ANSWER, SEARCH_ITEMS, searchPage } from "../server/modules/sources/adapters/djuu.fixtures.js";
-import { html, json, startFixtureSite, withLatency, type FixtureSite } from "../server/testing/fixture-site.js";
+import { Worker } from "node:worker_threads";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
+import type { FirstRequest, FixtureAnswered, FixtureSitesInput } from "./fixture-sites-worker.js";
 import { descendants, processesMs, threadsMs } from "./proc-cpu.js";
 
 const { values } = parseArgs({
@@ -71,32 +71,30 @@ const loadAtStart = loadAvg();
 const dataDir = (process.env.DATA_DIR ??= await mkdtemp(path.join(os.tmpdir(), "streambench-")));
 ensureWebBuild();
 
-// Four sites, each answering every search after its latency; each keeps, by keyword, when the
-// request arrived and its own time from there to its last byte (the reference for the server's part).
+// Four sites, each answering every search after its latency, on a thread of their own
+// (bench/fixture-sites-worker.ts); each keeps, by keyword, when the request arrived and its own
+// time from there to its last byte (the reference for the server's part).
 // `--via page` (default): djuu's adapter asks the app API first, the fixture answers it 404 at once,
 // and the adapter reads the search page (the page parse, two requests a search). `--via api`: the
 // fixture answers the app API (JSON) after the latency, as djuu's own API does (one request).
 const viaApi = values.via === "api";
-const page = searchPage(SEARCH_ITEMS);
-const sites: { code: string; latency: number; site: FixtureSite; served: Map<string, number>; arrivedAt: Map<string, number> }[] = [];
-for (const latency of LATENCIES) {
-  const site = await startFixtureSite();
-  const served = new Map<string, number>();
-  const arrivedAt = new Map<string, number>();
-  const answer = withLatency(latency, viaApi ? json(API_SEARCH_ANSWER) : html(page));
-  site.route(viaApi ? "/app/v1/music/search" : "/search", (req, res, match) => {
-    const arrived = performance.now();
-    const query = new URL(req.url ?? "/", "http://fixture").searchParams;
-    const keyword = query.get(viaApi ? "keywords" : "musicname") ?? "";
-    arrivedAt.set(keyword, arrived);
-    res.on("finish", () => served.set(keyword, performance.now() - arrived));
-    return answer(req, res, match);
-  });
-  sites.push({ code: `s${latency}`, latency, site, served, arrivedAt });
-}
+const sitesThread = new Worker(new URL("./fixture-sites-worker.ts", import.meta.url), { workerData: { latencies: LATENCIES, viaApi } satisfies FixtureSitesInput });
+const sites: { code: string; latency: number; url: string; served: Map<string, number>; arrivedAt: Map<string, number> }[] = await new Promise((resolve, reject) => {
+  sitesThread.once("error", reject);
+  sitesThread.once("message", ({ ready }: { ready: { code: string; latency: number; url: string }[] }) =>
+    resolve(ready.map((r) => ({ ...r, served: new Map(), arrivedAt: new Map() }))),
+  );
+});
+sitesThread.on("message", (m: FixtureAnswered | { ready: unknown } | { first: unknown }) => {
+  if (!("keyword" in m)) return;
+  const site = sites.find((s) => s.code === m.code)!;
+  // Onto this thread's performance.now() scale (each thread has its own time origin).
+  site.arrivedAt.set(m.keyword, m.arrivedAt - performance.timeOrigin);
+  site.served.set(m.keyword, m.servedMs);
+});
 
 const logFile = path.join(dataDir, "server.log");
-const djuuSources = Object.fromEntries(sites.map((s) => [s.code, { baseUrl: s.site.url, timeoutMs: 6_000 }]));
+const djuuSources = Object.fromEntries(sites.map((s) => [s.code, { baseUrl: s.url, timeoutMs: 6_000 }]));
 const server = await startBenchServer(
   ["--suites", values.suites!, "--plays", "0", "--web", "--log", "--search-samples", "5000", "--djuu-sources", JSON.stringify(djuuSources)],
   {
@@ -314,14 +312,19 @@ for (const { code, latency } of sites) {
 // or the API with --via api), and the event's arrival after that answer's last byte left the site
 // (the server's parse, merge and frame, and the wire).
 const pq = (list: number[]) => `${f(quantile(list, 0.5))} / ${f(quantile(list, 0.95))}`;
+const firstRequests: FirstRequest[] = await new Promise((resolve) => {
+  sitesThread.on("message", (m: { first?: FirstRequest[] }) => m.first && resolve(m.first));
+  sitesThread.postMessage("first-requests");
+});
+const firstAsked = (code: string, keyword: string) => firstRequests.find((r) => r.code === code && r.keyword === keyword)!.at - performance.timeOrigin;
 const steps = Object.fromEntries(
-  (streamed.length > 0 ? sites : []).map(({ code, site, served, arrivedAt }) => {
+  (streamed.length > 0 ? sites : []).map(({ code, served, arrivedAt }) => {
     const asked = streamed.map((s) => arrivedAt.get(s.keyword)! - sentAt.get(s.keyword)!);
     return [
       code,
       {
         // The app API's search channel, or the page alone once that channel rests after its 404 (djuu.ts).
-        "first request p50/p95": pq(streamed.map((s) => site.hits.find((h) => (h.query.get("keywords") ?? h.query.get("musicname")) === s.keyword)!.at - sentAt.get(s.keyword)!)),
+        "first request p50/p95": pq(streamed.map((s) => firstAsked(code, s.keyword) - sentAt.get(s.keyword)!)),
         [`${viaApi ? "API" : "page"} asked p50/p95`]: pq(asked),
         "event after its last byte p50/p95": pq(streamed.map((s, i) => s.arrivals[code]! - asked[i]! - served.get(s.keyword)!)),
       },
@@ -367,5 +370,5 @@ await browser.close();
 server.stop();
 // The profile is written as the server exits.
 for (let i = 0; i < 100 && existsSync(`/proc/${server.pid}`); i++) await new Promise((r) => setTimeout(r, 100));
-for (const s of sites) await s.site.close();
+sitesThread.postMessage("close");
 process.exit(0);
