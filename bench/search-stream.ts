@@ -156,12 +156,15 @@ const serverTree = new Set([server.pid, ...descendants(server.pid)]);
 const chromium = descendants(process.pid).filter((pid) => !serverTree.has(pid));
 const chromiumPid = chromium.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium"))!;
 const clientNice = Number(values["client-nice"]);
-// This process's session is the terminal's: its nice is put back when the bench ends.
-const sessionNiceBefore = readFileSync("/proc/self/autogroup", "utf8").match(/nice (-?\d+)/)?.[1] ?? "0";
-const restoreSessionNice = () => writeFileSync("/proc/self/autogroup", sessionNiceBefore);
-process.on("exit", restoreSessionNice);
-process.once("SIGINT", () => process.exit(130));
-if (clientNice) for (const pid of [process.pid, chromiumPid]) writeFileSync(`/proc/${pid}/autogroup`, String(clientNice));
+/** A process's autogroup ("/autogroup-85 nice 0"), or "none" on a kernel without them. */
+const autogroupOf = (pid: number) => (existsSync(`/proc/${pid}/autogroup`) ? readFileSync(`/proc/${pid}/autogroup`, "utf8").trim() : "none");
+if (clientNice && autogroupOf(process.pid) !== "none") {
+  // This process's session is the terminal's: its nice is put back when the bench ends.
+  const sessionNiceBefore = autogroupOf(process.pid).match(/nice (-?\d+)/)?.[1] ?? "0";
+  process.on("exit", () => writeFileSync("/proc/self/autogroup", sessionNiceBefore));
+  process.once("SIGINT", () => process.exit(130));
+  for (const pid of [process.pid, chromiumPid]) writeFileSync(`/proc/${pid}/autogroup`, String(clientNice));
+}
 interface Snap {
   at: number;
   /** This process's longest event-loop delay since the previous reading (ms, its 10 ms tick included). */
@@ -336,7 +339,7 @@ const logText = existsSync(logFile) ? await readFile(logFile, "utf8") : "";
 console.log(`sources: djuu's adapter through its ${viaApi ? "app API (one request a search)" : "search page (the app API answering 404 first)"}`);
 console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after two warm-up rounds); catalogue ${values.suites} suites on ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite"}; ${os.cpus().length} cores`);
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
-console.log(`scheduling (Linux autogroups): the server's session ${readFileSync(`/proc/${server.pid}/autogroup`, "utf8").trim()}, this process's (fixture sites, fetch clients) ${readFileSync(`/proc/${process.pid}/autogroup`, "utf8").trim()}, Chromium's ${readFileSync(`/proc/${chromiumPid}/autogroup`, "utf8").trim()}`);
+console.log(`scheduling (Linux autogroups): the server's session ${autogroupOf(server.pid)}, this process's (fixture sites, fetch clients) ${autogroupOf(process.pid)}, Chromium's ${autogroupOf(chromiumPid)}`);
 console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
 console.table(rows);
 if (streamed.length > 0) {
