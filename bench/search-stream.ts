@@ -39,7 +39,7 @@ import { hydrated, launchBrowser } from "../e2e/browser.js";
 import { ensureWebBuild } from "../e2e/web-server.js";
 import { Worker } from "node:worker_threads";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
-import type { FirstRequest, FixtureAnswered, FixtureSitesInput } from "./fixture-sites-worker.js";
+import type { FixtureAnswered, FixtureSitesInput } from "./fixture-sites-worker.js";
 import { descendants, processesMs, threadsMs } from "./proc-cpu.js";
 
 const { values } = parseArgs({
@@ -79,16 +79,18 @@ ensureWebBuild();
 // fixture answers the app API (JSON) after the latency, as djuu's own API does (one request).
 const viaApi = values.via === "api";
 const sitesThread = new Worker(new URL("./fixture-sites-worker.ts", import.meta.url), { workerData: { latencies: LATENCIES, viaApi } satisfies FixtureSitesInput });
-const sites: { code: string; latency: number; url: string; served: Map<string, number>; arrivedAt: Map<string, number> }[] = await new Promise((resolve, reject) => {
+type TimesByKeyword = Map<string, number>;
+const sites: { code: string; latency: number; url: string; firstAt: TimesByKeyword; arrivedAt: TimesByKeyword; served: TimesByKeyword }[] = await new Promise((resolve, reject) => {
   sitesThread.once("error", reject);
   sitesThread.once("message", ({ ready }: { ready: { code: string; latency: number; url: string }[] }) =>
-    resolve(ready.map((r) => ({ ...r, served: new Map(), arrivedAt: new Map() }))),
+    resolve(ready.map((r) => ({ ...r, firstAt: new Map(), arrivedAt: new Map(), served: new Map() }))),
   );
 });
-sitesThread.on("message", (m: FixtureAnswered | { ready: unknown } | { first: unknown }) => {
+sitesThread.on("message", (m: FixtureAnswered | { ready: unknown }) => {
   if (!("keyword" in m)) return;
   const site = sites.find((s) => s.code === m.code)!;
   // Onto this thread's performance.now() scale (each thread has its own time origin).
+  site.firstAt.set(m.keyword, m.firstAt - performance.timeOrigin);
   site.arrivedAt.set(m.keyword, m.arrivedAt - performance.timeOrigin);
   site.served.set(m.keyword, m.servedMs);
 });
@@ -315,19 +317,14 @@ for (const { code, latency } of sites) {
 // or the API with --via api), and the event's arrival after that answer's last byte left the site
 // (the server's parse, merge and frame, and the wire).
 const pq = (list: number[]) => `${f(quantile(list, 0.5))} / ${f(quantile(list, 0.95))}`;
-const firstRequests: FirstRequest[] = await new Promise((resolve) => {
-  sitesThread.on("message", (m: { first?: FirstRequest[] }) => m.first && resolve(m.first));
-  sitesThread.postMessage("first-requests");
-});
-const firstAsked = (code: string, keyword: string) => firstRequests.find((r) => r.code === code && r.keyword === keyword)!.at - performance.timeOrigin;
 const steps = Object.fromEntries(
-  (streamed.length > 0 ? sites : []).map(({ code, served, arrivedAt }) => {
+  (streamed.length > 0 ? sites : []).map(({ code, firstAt, served, arrivedAt }) => {
     const asked = streamed.map((s) => arrivedAt.get(s.keyword)! - sentAt.get(s.keyword)!);
     return [
       code,
       {
         // The app API's search channel, or the page alone once that channel rests after its 404 (djuu.ts).
-        "first request p50/p95": pq(streamed.map((s) => firstAsked(code, s.keyword) - sentAt.get(s.keyword)!)),
+        "first request p50/p95": pq(streamed.map((s) => firstAt.get(s.keyword)! - sentAt.get(s.keyword)!)),
         [`${viaApi ? "API" : "page"} asked p50/p95`]: pq(asked),
         "event after its last byte p50/p95": pq(streamed.map((s, i) => s.arrivals[code]! - asked[i]! - served.get(s.keyword)!)),
       },
@@ -373,5 +370,5 @@ await browser.close();
 server.stop();
 // The profile is written as the server exits.
 for (let i = 0; i < 100 && existsSync(`/proc/${server.pid}`); i++) await new Promise((r) => setTimeout(r, 100));
-sitesThread.postMessage("close");
+await sitesThread.terminate();
 process.exit(0);
