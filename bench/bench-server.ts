@@ -22,6 +22,8 @@ export interface BenchServer {
   /** The server process's id (its CPU in /proc/{pid}). */
   pid: number;
   stop(): void;
+  /** Sends `message` over IPC and resolves with the first answer that has `key` (serve.ts `--stamps`). */
+  ask<T>(message: object, key: string): Promise<T>;
 }
 
 export interface BenchServerOptions {
@@ -60,7 +62,17 @@ export async function startBenchServer(args: string[], options: BenchServerOptio
     server.once("message", (m) => resolve(m as BenchTarget));
     server.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
   });
-  return { base: `http://127.0.0.1:${target.port}`, target, pid: server.pid!, stop: () => server.kill("SIGTERM") };
+  const ask = <T>(message: object, key: string) =>
+    new Promise<T>((resolve) => {
+      const listener = (m: Record<string, unknown>) => {
+        if (!(key in m)) return;
+        server.off("message", listener);
+        resolve(m[key] as T);
+      };
+      server.on("message", listener);
+      server.send(message);
+    });
+  return { base: `http://127.0.0.1:${target.port}`, target, pid: server.pid!, stop: () => server.kill("SIGTERM"), ask };
 }
 
 /** The options every load benchmark takes (parseArgs form): run length, load, catalogue size, encoding. */

@@ -3,13 +3,13 @@
  * answering after 50, 300, 1000 and 3000 ms. Budgets: the first results paint within 200 ms of
  * the request, and each source's results within its own latency + 50 ms, with 16 searches at once.
  *
- *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--client-nice 10]
+ *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--client-nice 10] [--stamps]
  *
  * The server is the real app in its own process (bench/serve.ts with `npm run serve`'s Node flags
  * and environment, the production web build, logging on as `npm start` logs, into a file), on
  * PGlite with the demo catalogue; each site is djuu's adapter on its own fixture site under its
- * own code (`serve.ts --djuu-sources`), with a 6 s timeout. The fixture sites (on a thread of
- * their own), the fetch clients and Chromium run beside it in this process (Chromium in its own). Each round starts `concurrent`
+ * own code (`serve.ts --djuu-sources`), with a 6 s timeout. The fixture sites (in a process of
+ * their own, bench/fixture-sites.ts), the fetch clients (this process) and Chromium run beside it. Each round starts `concurrent`
  * searches at the same moment: `pages` of them typed in Chromium pages (one browser), the others
  * streams fetched by this process. Every search is a new keyword (full pinyin drawn from the
  * catalogue's search text: the catalogue finds it, and no kept answer serves it). Chromium times
@@ -27,19 +27,24 @@
  * Scheduling: Linux shares the cores between sessions (autogroups) before processes. The server
  * runs in a session of its own, as `npm start` does; Playwright starts Chromium in another; this
  * process is the third. `--client-nice` (default 10) lowers the two load sessions, so that the
- * server gets a core when it needs one, as on a machine of its own, and the clients the rest.
+ * server gets a core when it needs one, as on a machine of its own, and the clients the rest. The
+ * fixture sites run in a fourth, above all (`--sites-nice`, default -10): they stand for other
+ * machines, and take under a tenth of a core in a burst.
  */
 import { mkdtemp, readFile } from "node:fs/promises";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { subscribe } from "node:diagnostics_channel";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { hydrated, launchBrowser } from "../e2e/browser.js";
 import { ensureWebBuild } from "../e2e/web-server.js";
-import { Worker } from "node:worker_threads";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
-import type { FixtureAnswered, FixtureSitesInput } from "./fixture-sites-worker.js";
+import type { FixtureAnswered, FixtureSitesInput } from "./fixture-sites.js";
+import { pathToTheSites, type SearchStamps } from "./search-stamps.js";
 import { descendants, processesMs, threadsMs } from "./proc-cpu.js";
 
 const { values } = parseArgs({
@@ -53,10 +58,15 @@ const { values } = parseArgs({
     via: { type: "string", default: "page" },
     // More Node flags for the server only (e.g. --server-flags=--trace-gc: its lines go to the server's log file).
     "server-flags": { type: "string", default: "" },
-    // Linux autogroup nice of the load's sessions (this process: fixture sites and fetch clients;
+    // Linux autogroup nice of the load's sessions (this process: the fetch clients;
     // Chromium's), the server's own session staying at 0: the server's cores are first its own,
     // as on a machine of its own. 0 = the three sessions share the two cores alike.
     "client-nice": { type: "string", default: "10" },
+    // Linux autogroup nice of the fixture sites' session: above the load and the server (they
+    // stand for other machines; their timers must fire on time).
+    "sites-nice": { type: "string", default: "-10" },
+    // The server records when it read each stream and asked each site (bench/search-stamps.ts).
+    stamps: { type: "boolean", default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -71,25 +81,29 @@ const loadAtStart = loadAvg();
 const dataDir = (process.env.DATA_DIR ??= await mkdtemp(path.join(os.tmpdir(), "streambench-")));
 ensureWebBuild();
 
-// Four sites, each answering every search after its latency, on a thread of their own
-// (bench/fixture-sites-worker.ts); each keeps, by keyword, when the request arrived and its own
-// time from there to its last byte (the reference for the server's part).
+// Four sites, each answering every search after its latency, in a process and a session of their
+// own (bench/fixture-sites.ts) above the load (`--sites-nice`): they stand for other machines.
+// Each keeps, by keyword, when the request arrived and its own time from there to its last byte
+// (the reference for the server's part).
 // `--via page` (default): djuu's adapter asks the app API first, the fixture answers it 404 at once,
 // and the adapter reads the search page (the page parse, two requests a search). `--via api`: the
 // fixture answers the app API (JSON) after the latency, as djuu's own API does (one request).
 const viaApi = values.via === "api";
-const sitesThread = new Worker(new URL("./fixture-sites-worker.ts", import.meta.url), { workerData: { latencies: LATENCIES, viaApi } satisfies FixtureSitesInput });
+const sitesProcess = fork(fileURLToPath(new URL("./fixture-sites.ts", import.meta.url)), [JSON.stringify({ latencies: LATENCIES, viaApi } satisfies FixtureSitesInput)], {
+  execArgv: ["--import", "tsx"],
+  detached: true,
+});
 type TimesByKeyword = Map<string, number>;
 const sites: { code: string; latency: number; url: string; firstAt: TimesByKeyword; arrivedAt: TimesByKeyword; served: TimesByKeyword }[] = await new Promise((resolve, reject) => {
-  sitesThread.once("error", reject);
-  sitesThread.once("message", ({ ready }: { ready: { code: string; latency: number; url: string }[] }) =>
+  sitesProcess.once("exit", (code) => reject(new Error(`the fixture sites exited (${code})`)));
+  sitesProcess.once("message", ({ ready }: { ready: { code: string; latency: number; url: string }[] }) =>
     resolve(ready.map((r) => ({ ...r, firstAt: new Map(), arrivedAt: new Map(), served: new Map() }))),
   );
 });
-sitesThread.on("message", (m: FixtureAnswered | { ready: unknown }) => {
+sitesProcess.on("message", (m: FixtureAnswered | { ready: unknown }) => {
   if (!("keyword" in m)) return;
   const site = sites.find((s) => s.code === m.code)!;
-  // Onto this thread's performance.now() scale (each thread has its own time origin).
+  // Onto this process's performance.now() scale (each process has its own time origin).
   site.firstAt.set(m.keyword, m.firstAt - performance.timeOrigin);
   site.arrivedAt.set(m.keyword, m.arrivedAt - performance.timeOrigin);
   site.served.set(m.keyword, m.servedMs);
@@ -98,7 +112,7 @@ sitesThread.on("message", (m: FixtureAnswered | { ready: unknown }) => {
 const logFile = path.join(dataDir, "server.log");
 const djuuSources = Object.fromEntries(sites.map((s) => [s.code, { baseUrl: s.url, timeoutMs: 6_000 }]));
 const server = await startBenchServer(
-  ["--suites", values.suites!, "--plays", "0", "--web", "--log", "--search-samples", "5000", "--djuu-sources", JSON.stringify(djuuSources)],
+  ["--suites", values.suites!, "--plays", "0", "--web", "--log", "--search-samples", "5000", "--djuu-sources", JSON.stringify(djuuSources), ...(values.stamps ? ["--stamps"] : [])],
   {
     asServe: true,
     stdoutFile: logFile,
@@ -117,6 +131,13 @@ if (words.length < (rounds + 2) * concurrent + 20) throw new Error(`only ${words
 
 /** When each fetched stream was sent (performance.now()), by keyword. */
 const sentAt = new Map<string, number>();
+/** When this process's HTTP client wrote each stream's request headers (performance.now()), by keyword. */
+const headersWrittenAt = new Map<string, number>();
+subscribe("undici:client:sendHeaders", (message) => {
+  const { request } = message as { request: { path: string } };
+  const keyword = new URL(request.path, "http://x").searchParams.get("keyword");
+  if (keyword) headersWrittenAt.set(keyword, performance.now());
+});
 /** One stream fetched by this process: each source's event's arrival after the request was sent. */
 async function streamOne(keyword: string, query = ""): Promise<Record<string, number>> {
   const started = performance.now();
@@ -155,7 +176,7 @@ const benchLoopAll = monitorEventLoopDelay({ resolution: 10 }); // all rounds
 benchLoop.enable();
 // CPU: the server's threads, this process, and Chromium (this process's other descendants).
 const serverTree = new Set([server.pid, ...descendants(server.pid)]);
-const chromium = descendants(process.pid).filter((pid) => !serverTree.has(pid));
+const chromium = descendants(process.pid).filter((pid) => !serverTree.has(pid) && pid !== sitesProcess.pid);
 const chromiumPid = chromium.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium"))!;
 const clientNice = Number(values["client-nice"]);
 /** A process's autogroup ("/autogroup-85 nice 0"), or "none" on a kernel without them. */
@@ -167,6 +188,7 @@ if (clientNice && autogroupOf(process.pid) !== "none") {
   process.once("SIGINT", () => process.exit(130));
   for (const pid of [process.pid, chromiumPid]) writeFileSync(`/proc/${pid}/autogroup`, String(clientNice));
 }
+if (autogroupOf(sitesProcess.pid!) !== "none") writeFileSync(`/proc/${sitesProcess.pid}/autogroup`, values["sites-nice"]!);
 interface Snap {
   at: number;
   /** This process's longest event-loop delay since the previous reading (ms, its 10 ms tick included). */
@@ -177,14 +199,15 @@ interface Snap {
   serverOthers: number;
   bench: number;
   chromium: number;
+  sites: number;
 }
-const CPU_KEYS = ["serverMain", "serverMainWaited", "serverOthers", "bench", "chromium"] as const;
+const CPU_KEYS = ["serverMain", "serverMainWaited", "serverOthers", "bench", "chromium", "sites"] as const;
 const snap = (): Snap => {
   const s = threadsMs(server.pid);
   const b = threadsMs(process.pid);
   const benchLoopMax = benchLoop.max / 1e6;
   benchLoop.reset();
-  return { at: performance.now(), benchLoopMax, serverMain: s.main, serverMainWaited: s.mainWait, serverOthers: s.others, bench: b.main + b.others, chromium: processesMs(chromium) };
+  return { at: performance.now(), benchLoopMax, serverMain: s.main, serverMainWaited: s.mainWait, serverOthers: s.others, bench: b.main + b.others, chromium: processesMs(chromium), sites: processesMs([sitesProcess.pid!]) };
 };
 /** Windows after a round's start, each holding one burst of answers (ms). */
 const WINDOWS: [string, number, number][] = [
@@ -305,6 +328,15 @@ for (const { code, latency } of sites) {
   const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! }));
   row(`fetch: ${code}'s event arrived`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
 }
+// The same events from when this process's client wrote each request's headers rather than from
+// the fetch() call: in a burst the bench's own loop writes the 15th request tens of ms after the
+// call (its queue, not the server's); a visitor's browser sends its one request at once.
+const writeDelay = (keyword: string) => headersWrittenAt.get(keyword)! - sentAt.get(keyword)!;
+row("fetch from the wire: 本站", streamed.map((s) => s.arrivals.local! - writeDelay(s.keyword)), FIRST_PAINT_BUDGET_MS);
+for (const { code, latency } of sites) {
+  const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! - writeDelay(s.keyword) }));
+  row(`fetch from the wire: ${code}`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
+}
 const paintFirst = samples.map((s) => since(s.marks, "search-first-results"));
 row("Chromium: first results painted (本站)", paintFirst, FIRST_PAINT_BUDGET_MS, localRef(paintFirst));
 for (const { code, latency } of sites) {
@@ -332,16 +364,32 @@ const steps = Object.fromEntries(
   }),
 );
 
+// Where a fetched stream's time went on its way to its sites (--stamps, bench/search-stamps.ts).
+const stamps = values.stamps ? await server.ask<SearchStamps>({ stamps: true }, "stamps") : undefined;
+const pathRows =
+  stamps &&
+  pathToTheSites({
+    rounds: Array.from({ length: rounds }, (_, r) => streamed.slice(r * (concurrent - pageCount), (r + 1) * (concurrent - pageCount)).map((x) => x.keyword)),
+    sentAt,
+    headersWrittenAt,
+    stamps,
+    receivedAt: (keyword) => Math.min(...sites.map((x) => x.firstAt.get(keyword)!)),
+  });
+
 const logText = existsSync(logFile) ? await readFile(logFile, "utf8") : "";
 console.log(`sources: djuu's adapter through its ${viaApi ? "app API (one request a search)" : "search page (the app API answering 404 first)"}`);
 console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after two warm-up rounds); catalogue ${values.suites} suites on ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite"}; ${os.cpus().length} cores`);
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
-console.log(`scheduling (Linux autogroups): the server's session ${autogroupOf(server.pid)}, this process's (fixture sites, fetch clients) ${autogroupOf(process.pid)}, Chromium's ${autogroupOf(chromiumPid)}`);
+console.log(`scheduling (Linux autogroups): the server's session ${autogroupOf(server.pid)}, this process's (fetch clients) ${autogroupOf(process.pid)}, Chromium's ${autogroupOf(chromiumPid)}, the fixture sites' ${autogroupOf(sitesProcess.pid!)}`);
 console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
 console.table(rows);
 if (streamed.length > 0) {
   console.log("fetched searches, ms after the stream was sent: each site's first request, the one it answers after its latency; the event's arrival after that answer's last byte");
   console.table(steps);
+}
+if (pathRows) {
+  console.log("a fetched stream's way to its sites, ms after it was sent (p50 / p95), and the server's time per search in a burst: --stamps");
+  console.table(pathRows);
 }
 const meanOf = (list: Record<string, number>[], k: string) => list.reduce((s, x) => s + x[k]!, 0) / list.length;
 const cpuRows = Object.fromEntries(
@@ -354,7 +402,7 @@ const cpuRows = Object.fromEntries(
   ]),
 );
 console.log(
-  "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (fixture sites and fetch clients), Chromium",
+  "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (the fetch clients), Chromium, the fixture sites",
 );
 console.table(cpuRows);
 const wall = cpuAtEnd.at - cpuAtStart.at;
@@ -370,5 +418,5 @@ await browser.close();
 server.stop();
 // The profile is written as the server exits.
 for (let i = 0; i < 100 && existsSync(`/proc/${server.pid}`); i++) await new Promise((r) => setTimeout(r, 100));
-await sitesThread.terminate();
+sitesProcess.kill();
 process.exit(0);

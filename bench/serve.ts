@@ -24,6 +24,8 @@
  * terminal), the sources' lines with their request's id (main.ts).
  * `--plugins dir` installs and enables every source plugin (.js) in `dir` (bench/plugins.ts;
  * OUTBOUND_ALLOW must let them reach their fixture sites).
+ * `--stamps` records when each streamed search was read and its sites asked (bench/search-stamps.ts)
+ * and answers `{ stamps: true }` over IPC with them.
  * `--search-samples N` hands over the search_text of N random visible items (bench/search-load.ts
  * draws its keywords from them); `--search-cache-ms 0` serves no kept search answer (every search asks
  * the database); `--pool N` sizes the PostgreSQL pool (default: openDatabase's).
@@ -52,6 +54,7 @@ import { createSourceFetcher } from "../server/modules/sources/fetch/client.js";
 import type { SourceAdapterEntry } from "../server/modules/sources/source-provider.js";
 import { createLogger, logFormatFor } from "../server/lib/log-output.js";
 import { requestScopedLogger } from "../server/http/request-scope.js";
+import { recordSearchStamps } from "./search-stamps.js";
 
 export interface BenchTarget {
   port: number;
@@ -87,8 +90,14 @@ const { values } = parseArgs({
     "search-samples": { type: "string", default: "0" },
     "search-cache-ms": { type: "string" },
     pool: { type: "string" },
+    stamps: { type: "boolean", default: false },
   },
 });
+// `--stamps`: the streamed search's times inside the server, handed over on request (bench/search-stamps.ts).
+if (values.stamps) {
+  const stamps = recordSearchStamps();
+  process.on("message", (m: { stamps?: boolean }) => m.stamps && process.send?.({ stamps }));
+}
 
 /** `--djuu-sources`: djuu's adapter under other codes, each on its fixture site, no politeness limits (the bench's own searches would queue). */
 function djuuSources(sites: Record<string, { baseUrl: string; timeoutMs?: number }>) {

@@ -41,7 +41,12 @@ export function searchService(providers: readonly SearchProvider[] | (() => read
   /** Starts one search: every provider that serves the channel, asked at once (fanout.ts). */
   function start(query: ProviderQuery, signal?: AbortSignal): SearchRun {
     const selected = current().filter((p) => p.serves(query.channel));
-    return fanOut(selected, query, { signal, onProviderError: options.onProviderError, startCost: options.startCost?.() });
+    // The sources' speeds are read when the first answer is merged, not before the sites are asked:
+    // in a burst of searches each one's dispatch waits for the ones before it (bench/search-stream.ts).
+    const speeds = options.startCost;
+    let startCost: StartCost | undefined;
+    const lazyStartCost: StartCost | undefined = speeds && ((source) => (startCost ??= speeds())(source));
+    return fanOut(selected, query, { signal, onProviderError: options.onProviderError, startCost: lazyStartCost });
   }
 
   return {

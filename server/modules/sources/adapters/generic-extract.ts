@@ -1,4 +1,5 @@
-import * as cheerio from "cheerio";
+// htmlparser2 (cheerio/slim, as the plugins' sandbox parses): ~3x faster than parse5 on the corpus, on the server's thread.
+import * as cheerio from "cheerio/slim";
 import type { FieldName, HtmlExtract, HtmlField, JsonExtract, JsonField } from "./generic-config.js";
 
 /**
