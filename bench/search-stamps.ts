@@ -1,9 +1,10 @@
 /**
  * Where a streamed search's time goes inside the server (bench/search-stream.ts `--stamps`), from
  * Node's own diagnostics channels, no change to the app: when each stream request was read by the
- * server (`http.server.request.start`: its headers parsed on the main thread) and when the server
- * started each site request of that keyword (`http.client.request.start`). Times on the wall
- * clock's scale (performance.timeOrigin + now()), as the fixture sites' thread and the bench use.
+ * server (`http.server.request.start`: its headers parsed on the main thread), when its route's
+ * handler began (Fastify's `tracing:fastify.request.handler:start`: its hooks done) and when the
+ * server started each site request of that keyword (`http.client.request.start`). Times on the
+ * wall clock's scale (performance.timeOrigin + now()), as the fixture sites' process and the bench use.
  * The bench asks for them over IPC at the end (`{ stamps: true }` → `{ stamps: SearchStamps }`).
  */
 import { subscribe } from "node:diagnostics_channel";
@@ -12,6 +13,8 @@ import type { ClientRequest, IncomingMessage } from "node:http";
 export interface SearchStamps {
   /** keyword → the stream request read by the server. */
   streamRead: Record<string, number>;
+  /** keyword → its route's handler started (Fastify's hooks done: `tracing:fastify.request.handler:start`). */
+  handlerStarted: Record<string, number>;
   /** keyword → host:port → the first site request started for it. */
   siteAsked: Record<string, Record<string, number>>;
 }
@@ -24,7 +27,13 @@ const keywordOf = (path: string) => {
 };
 
 export function recordSearchStamps(): SearchStamps {
-  const stamps: SearchStamps = { streamRead: {}, siteAsked: {} };
+  const stamps: SearchStamps = { streamRead: {}, handlerStarted: {}, siteAsked: {} };
+  subscribe("tracing:fastify.request.handler:start", (message) => {
+    const { request } = message as { request: { url: string } };
+    if (!request.url.includes("/indexsearch/stream")) return;
+    const keyword = keywordOf(request.url);
+    if (keyword) stamps.handlerStarted[keyword] ??= wall();
+  });
   subscribe("http.server.request.start", (message) => {
     const { request } = message as { request: IncomingMessage };
     if (!request.url?.includes("/indexsearch/stream")) return;
@@ -67,6 +76,7 @@ export function pathToTheSites(run: {
     return {
       written: run.headersWrittenAt.get(keyword)! - sent,
       read: local(run.stamps.streamRead[keyword]!) - sent,
+      handler: local(run.stamps.handlerStarted[keyword]!) - sent,
       asked: Math.min(...asked) - sent,
       lastAsked: Math.max(...asked) - sent,
       received: run.receivedAt(keyword) - sent,
@@ -80,6 +90,7 @@ export function pathToTheSites(run: {
   return {
     "headers written by the bench's client": step("written"),
     "request read by the server": step("read"),
+    "its route's handler started (Fastify's hooks done)": step("handler"),
     "first site request started by the server": step("asked"),
     "last of its site requests started": step("lastAsked"),
     "first site request received by its site": step("received"),
