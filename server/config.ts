@@ -1,3 +1,4 @@
+import type { MailFrom } from "./modules/mail/mailer.js";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
@@ -63,7 +64,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9:_.-]{1,64}$/, { message: "must be 1-64 letters, digits or :_.-" })
     .default("dj:"),
   SMTP_URL: urlWithProtocol(["smtp", "smtps"]),
-  /** The From of account mails (codes); default "DJ搜索引擎网" <no-reply@ the PUBLIC_URL's host>. */
+  /** The From of account mails (codes), as given; unset: the site's title (后台 网站设置) <no-reply@ the PUBLIC_URL's host>. */
   MAIL_FROM: z.string().optional(),
   PUBLIC_URL: urlWithProtocol(["http", "https"]),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -177,8 +178,11 @@ export interface Config {
   /** Key and channel prefix in Redis. */
   redisPrefix: string;
   smtpUrl?: string;
-  /** From address of account mails. */
-  mailFrom: string;
+  /**
+   * From of account mails: MAIL_FROM as given, or its address alone, the name then being the
+   * site's title when the mail is sent (an admin who renames the site renames its mails' sender).
+   */
+  mailFrom: MailFrom;
   /** Absolute site address used in canonical URLs, sitemaps and emails. */
   publicUrl: string;
   logLevel: string;
@@ -258,7 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM ?? `"DJ搜索引擎网" <no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : "localhost"}>`,
+    mailFrom: e.MAIL_FROM ?? { address: `no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : "localhost"}` },
     publicUrl: (e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ""),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

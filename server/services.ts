@@ -1,3 +1,4 @@
+import type { MailFrom } from "./modules/mail/mailer.js";
 import path from "node:path";
 import { adminExportService } from "./modules/admin-export/service.js";
 import type { AppDatabase, DbLogger } from "./db/open.js";
@@ -37,7 +38,7 @@ export interface ServiceOptions {
   /** The server's clock (tests move it); default the system's. */
   clock?: Clock;
   /** Account mail: SMTP when `smtpUrl` is set, else the outbox (mirrored to `outboxFile`). */
-  mail?: { smtpUrl?: string; from: string; outboxFile?: string };
+  mail?: { smtpUrl?: string; from: MailFrom; outboxFile?: string };
   /** Where uploads live (DATA_DIR/uploads): avatars go under avatars/. */
   uploadsDir?: string;
   /**

@@ -1,3 +1,4 @@
+import type { MailFrom } from "../modules/mail/mailer.js";
 import type { AppDatabase, DbLogger } from "../db/open.js";
 import { adminAccountService } from "../modules/admin-accounts/admin-service.js";
 import { adminAuthService } from "../modules/admin-accounts/auth-service.js";
@@ -22,7 +23,7 @@ export interface AccountInputs {
   logger: Pick<DbLogger, "warn" | "error" | "info" | "debug">;
   core: Pick<CoreServices, "clock" | "ephemeral" | "writes" | "audit" | "siteSettings">;
   publicUrl: string;
-  mail: { smtpUrl?: string; from: string; outboxFile?: string };
+  mail: { smtpUrl?: string; from: MailFrom; outboxFile?: string };
   uploadsDir: string;
   /** DATA_DIR/initial-admin-password.txt, when the server keeps one (JSON logs). */
   initialPasswordFile?: string;

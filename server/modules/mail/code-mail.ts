@@ -19,6 +19,7 @@ export function codeMail(to: string, event: EmailCodeEvent, code: string, site: 
   ];
   return {
     to,
+    fromName: siteTitle,
     subject: `【${siteTitle}】${subject}`,
     text: `${lines.join("\n\n")}\n\n${siteTitle} ${publicUrl}\n`,
     // Our own texts, the digits of the code and our address; the site title is an admin's text: escaped.

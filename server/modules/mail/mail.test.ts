@@ -18,6 +18,7 @@ import {
   testEngines,
   withDatabase,
 } from "../../testing/test-db.js";
+import { createTestAdmin } from "../../testing/admins.js";
 import { createTestUser } from "../../testing/users.js";
 import { createMailer } from "./mailer.js";
 import { OUTBOX_MIRROR_FILE, outboxMirror } from "./outbox.js";
@@ -78,6 +79,26 @@ describe.each(testEngines())("mail through a real SMTP server on %s", (engine) =
 
     const reset = await app.inject({ method: "POST", url: paths.resetPassword, payload: { email: member.email, captcha: code, password: "viasmtp123" } });
     expect(reset.json()).toMatchObject({ code: 1, msg: "密码重置成功，请登录" });
+  });
+
+  it("without MAIL_FROM the sender is no-reply at the site's host, named by the site's title as it is now", async () => {
+    const plain = await createTestApp(engine, { env: { SMTP_URL: sink.url, PUBLIC_URL: "https://dj.example.cn" } });
+    try {
+      const { app } = plain;
+      // The super renames the site in 网站设置.
+      const { headers } = await createTestAdmin(plain.database.db, { role: "super" });
+      const settings = await app.services.siteSettings.get();
+      const saved = await app.inject({ method: "PUT", url: "/api/pandaadmin/settings", headers, payload: { ...settings, title: "夜店DJ网" } });
+      expect(saved.json()).toMatchObject({ code: 1 });
+      const member = await createTestUser(app);
+      const res = await app.inject({ method: "POST", url: paths.sendCode, payload: { email: member.email, event: "resetpwd" } });
+      expect(res.json()).toMatchObject({ code: 1, msg: "验证码已发送" });
+      const mail = sink.mails.find((m) => m.to.includes(member.email));
+      expect(mail!.from).toBe("夜店DJ网 <no-reply@dj.example.cn>");
+      expect(mail!.subject).toBe("【夜店DJ网】找回密码验证码");
+    } finally {
+      await plain.close();
+    }
   });
 
   it("an unreachable SMTP server: 502 验证码发送失败，请稍后重试, and the address may ask again at once", async () => {

@@ -1,3 +1,4 @@
+import { SITE_NAME } from "@contracts/site";
 import nodemailer from "nodemailer";
 import type { AppDatabase, DbLogger } from "../../db/types.js";
 import type { Clock } from "../../lib/clock.js";
@@ -13,9 +14,12 @@ export interface Mailer {
   close(): void;
 }
 
+/** MAIL_FROM as given, or an address whose name is each mail's `fromName` (the site's title). */
+export type MailFrom = string | { address: string };
+
 export interface MailerOptions {
   smtpUrl?: string;
-  from: string;
+  from: MailFrom;
   db: AppDatabase;
   logger: Pick<DbLogger, "info" | "error">;
   clock: Clock;
@@ -42,7 +46,9 @@ export function createMailer({ smtpUrl, from, db, logger, clock, mirror }: Maile
       via: "smtp",
       async send(mail) {
         try {
-          const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+          // nodemailer encodes a Chinese name (RFC 2047) and quotes what needs it.
+          const sender = typeof from === "string" ? from : { name: mail.fromName ?? SITE_NAME, address: from.address };
+          const info = await transport.sendMail({ from: sender, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
           logger.info({ to: mail.to, subject: mail.subject, messageId: info.messageId }, "mail sent");
         } catch (err) {
           logger.error({ err, to: mail.to, subject: mail.subject }, "mail not sent");

@@ -5,6 +5,8 @@ import { outboxEmails } from "../../db/schema/index.js";
 
 export interface OutgoingMail {
   to: string;
+  /** The sender's name when MAIL_FROM does not set one: the site's title. */
+  fromName?: string;
   subject: string;
   text: string;
   html?: string;
