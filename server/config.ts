@@ -1,8 +1,8 @@
-import type { MailFrom } from "./modules/mail/mailer.js";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { allowList } from "./lib/address-list.js";
+import type { MailFrom } from "./modules/mail/mailer.js";
 import { BUILTIN_SOURCES } from "./modules/sources/registry.js";
 
 const KNOWN_SOURCES = BUILTIN_SOURCES.map((s) => s.code);

@@ -1,4 +1,3 @@
-import type { MailFrom } from "./modules/mail/mailer.js";
 import path from "node:path";
 import { adminExportService } from "./modules/admin-export/service.js";
 import type { AppDatabase, DbLogger } from "./db/open.js";
@@ -7,6 +6,7 @@ import type { EventBus } from "./events/bus.js";
 import { type LeaderLease, soleLease } from "./lib/leases.js";
 import type { RedisLink } from "./lib/redis.js";
 import { systemClock, type Clock } from "./lib/clock.js";
+import type { MailFrom } from "./modules/mail/mailer.js";
 import type { PluginSettings } from "./modules/plugins/wiring.js";
 import type { SearchAnswersOptions } from "./modules/search/answers.js";
 import type { OnDrift } from "./modules/sources/canary/checks.js";

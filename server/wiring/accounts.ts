@@ -1,4 +1,3 @@
-import type { MailFrom } from "../modules/mail/mailer.js";
 import type { AppDatabase, DbLogger } from "../db/open.js";
 import { adminAccountService } from "../modules/admin-accounts/admin-service.js";
 import { adminAuthService } from "../modules/admin-accounts/auth-service.js";
@@ -10,7 +9,7 @@ import { emailCodeService } from "../modules/accounts/email-code-service.js";
 import { sessionService } from "../modules/accounts/session-service.js";
 import { libraryService } from "../modules/library/service.js";
 import { economyService } from "../modules/economy/service.js";
-import { createMailer } from "../modules/mail/mailer.js";
+import { createMailer, type MailFrom } from "../modules/mail/mailer.js";
 import { outboxMirror } from "../modules/mail/outbox.js";
 import { playsService } from "../modules/plays/service.js";
 import { avatarService } from "../modules/profile/avatar-service.js";
