@@ -1,5 +1,6 @@
 import { searchMessages, type SearchResult, type SearchStreamDone, type SearchStreamSource } from "@contracts/search";
 import { AppError } from "../../errors.js";
+import { linkedAbort } from "../../lib/linked-abort.js";
 import { appendingMerge, mergeHits } from "./merge.js";
 import type { StartCost } from "./places.js";
 import { ProviderSkipped, ProviderUnavailable, type ProviderQuery, type ProviderResult, type SearchProvider } from "./provider.js";
@@ -19,8 +20,8 @@ function failureMessage(reason: unknown): string {
 
 /** Runs one provider under its own timeout and the caller's signal; never waits longer. */
 async function runProvider(provider: SearchProvider, query: ProviderQuery, outer?: AbortSignal): Promise<ProviderResult> {
-  const controller = new AbortController();
-  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
+  const { controller, dispose } = linkedAbort(outer);
+  const signal = controller.signal;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -32,6 +33,7 @@ async function runProvider(provider: SearchProvider, query: ProviderQuery, outer
     return await Promise.race([provider.search(query, signal), timeout]);
   } finally {
     clearTimeout(timer);
+    dispose();
   }
 }
 

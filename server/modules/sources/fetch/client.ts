@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import type { DbLogger } from "../../../db/types.js";
+import { linkedAbort } from "../../../lib/linked-abort.js";
 import { SourceError, type FetchRequest, type FetchResponse, type SourceFetcher } from "../types.js";
 import { addressAllowed, addressAllowList, ForbiddenAddressError, guardedLookup, systemLookup, type LookupFunction } from "./address-guard.js";
 import { decodeBody } from "./decode.js";
@@ -179,8 +180,15 @@ export function createSourceFetcher(options: SourceFetcherOptions): OwnSourceFet
   return {
     async fetch(request) {
       const ms = timeoutMs;
-      const timeout = AbortSignal.timeout(ms);
-      const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+      // One controller for the caller's abort and our timeout (linked-abort.ts: no AbortSignal.any).
+      const { controller, dispose } = linkedAbort(request.signal);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+      }, ms);
+      timer.unref();
+      const signal = controller.signal;
       try {
         const answer = await limit(() => run(request, signal), signal);
         taps.report(answer);
@@ -188,9 +196,12 @@ export function createSourceFetcher(options: SourceFetcherOptions): OwnSourceFet
       } catch (error) {
         if (error instanceof SourceError) throw error;
         if (signal.aborted) {
-          throw new SourceError(source, "timeout", timeout.aborted ? `no complete answer within ${ms} ms` : "request aborted by the caller");
+          throw new SourceError(source, "timeout", timedOut ? `no complete answer within ${ms} ms` : "request aborted by the caller");
         }
         throw new SourceError(source, "network", (error as Error).message);
+      } finally {
+        clearTimeout(timer);
+        dispose();
       }
     },
     setTimeoutMs(ms: number) {
