@@ -28,7 +28,6 @@ export interface FixtureAnswered {
 }
 
 const { latencies, viaApi } = JSON.parse(process.argv[2]!) as FixtureSitesInput;
-const port = { postMessage: (message: object) => process.send!(message) };
 // The bench gone, nothing is left to answer.
 process.on("disconnect", () => process.exit(0));
 const page = searchPage(SEARCH_ITEMS);
@@ -44,10 +43,10 @@ for (const latency of latencies) {
     res.on("finish", () => {
       const first = site.hits.find((hit) => (hit.query.get("keywords") ?? hit.query.get("musicname")) === keyword)!;
       const answered: FixtureAnswered = { code, keyword, firstAt: performance.timeOrigin + first.at, arrivedAt: performance.timeOrigin + arrived, servedMs: performance.now() - arrived };
-      port.postMessage(answered);
+      process.send!(answered);
     });
     return answer(req, res, match);
   });
   ready.push({ code, latency, url: site.url });
 }
-port.postMessage({ ready });
+process.send!({ ready });

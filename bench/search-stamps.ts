@@ -9,6 +9,7 @@
  */
 import { subscribe } from "node:diagnostics_channel";
 import type { ClientRequest, IncomingMessage } from "node:http";
+import { p50p95 } from "./quantile.js";
 
 export interface SearchStamps {
   /** keyword → the stream request read by the server. */
@@ -50,9 +51,6 @@ export function recordSearchStamps(): SearchStamps {
   });
   return stamps;
 }
-
-const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil(q * list.length) - 1)]!;
-const p50p95 = (list: number[]) => `${quantile(list, 0.5).toFixed(1)} / ${quantile(list, 0.95).toFixed(1)}`;
 
 /**
  * The way from each fetched stream's send to its sites, ms after the send (p50 / p95; times on the

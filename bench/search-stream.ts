@@ -44,6 +44,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
 import type { FixtureAnswered, FixtureSitesInput } from "./fixture-sites.js";
+import { p50p95, quantile } from "./quantile.js";
 import { pathToTheSites, type SearchStamps } from "./search-stamps.js";
 import { descendants, processesMs, threadsMs } from "./proc-cpu.js";
 
@@ -297,7 +298,6 @@ benchLoop.disable();
 benchLoopAll.disable();
 const serverLag = await metricsLag();
 
-const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil(q * list.length) - 1)]!;
 const f = (n: number) => n.toFixed(1);
 const since = (m: Marks, name: string) => m[name]! - m["search-request"]!;
 const rows: Record<string, string | number>[] = [];
@@ -312,8 +312,8 @@ const row = (what: string, ms: number[], budget: number, reference?: { ms: numbe
     "max ms": f(Math.max(...ms)),
     budget: `≤ ${budget}`,
     met: Math.max(...ms) <= budget ? "yes" : quantile(ms, 0.95) <= budget ? "p95" : "no",
-    "reference p50/p95": reference ? `${f(quantile(reference.ms, 0.5))} / ${f(quantile(reference.ms, 0.95))}` : "",
-    "added p50/p95": reference ? `${f(quantile(reference.added, 0.5))} / ${f(quantile(reference.added, 0.95))}` : "",
+    "reference p50/p95": reference ? p50p95(reference.ms) : "",
+    "added p50/p95": reference ? p50p95(reference.added) : "",
   });
 const siteRef = (code: string, list: { keyword: string; ms: number }[]) => {
   const served = sites.find((s) => s.code === code)!.served;
@@ -348,7 +348,6 @@ for (const { code, latency } of sites) {
 // first request arrived, the request it answers after its latency arrived (the page,
 // or the API with --via api), and the event's arrival after that answer's last byte left the site
 // (the server's parse, merge and frame, and the wire).
-const pq = (list: number[]) => `${f(quantile(list, 0.5))} / ${f(quantile(list, 0.95))}`;
 const steps = Object.fromEntries(
   (streamed.length > 0 ? sites : []).map(({ code, firstAt, served, arrivedAt }) => {
     const asked = streamed.map((s) => arrivedAt.get(s.keyword)! - sentAt.get(s.keyword)!);
@@ -356,9 +355,9 @@ const steps = Object.fromEntries(
       code,
       {
         // The app API's search channel, or the page alone once that channel rests after its 404 (djuu.ts).
-        "first request p50/p95": pq(streamed.map((s) => firstAt.get(s.keyword)! - sentAt.get(s.keyword)!)),
-        [`${viaApi ? "API" : "page"} asked p50/p95`]: pq(asked),
-        "event after its last byte p50/p95": pq(streamed.map((s, i) => s.arrivals[code]! - asked[i]! - served.get(s.keyword)!)),
+        "first request p50/p95": p50p95(streamed.map((s) => firstAt.get(s.keyword)! - sentAt.get(s.keyword)!)),
+        [`${viaApi ? "API" : "page"} asked p50/p95`]: p50p95(asked),
+        "event after its last byte p50/p95": p50p95(streamed.map((s, i) => s.arrivals[code]! - asked[i]! - served.get(s.keyword)!)),
       },
     ];
   }),

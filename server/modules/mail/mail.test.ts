@@ -93,6 +93,7 @@ describe.each(testEngines())("mail through a real SMTP server on %s", (engine) =
       const member = await createTestUser(app);
       const res = await app.inject({ method: "POST", url: paths.sendCode, payload: { email: member.email, event: "resetpwd" } });
       expect(res.json()).toMatchObject({ code: 1, msg: "验证码已发送" });
+      await expect.poll(() => sink.mails.find((m) => m.to.includes(member.email))).toBeDefined();
       const mail = sink.mails.find((m) => m.to.includes(member.email));
       expect(mail!.from).toBe("夜店DJ网 <no-reply@dj.example.cn>");
       expect(mail!.subject).toBe("【夜店DJ网】找回密码验证码");

@@ -1,8 +1,7 @@
-// htmlparser2 (cheerio/slim, as the plugins' sandbox parses): ~3x faster than parse5 on the corpus, on the server's thread.
-import { load, type CheerioAPI } from "cheerio/slim";
+import type { CheerioAPI } from "cheerio";
 import { absoluteUrl, classifyKind, cleanTitle, splitArtist } from "../normalise.js";
 import { SourceError, type ItemKind, type ResolvedMedia, type SourceItem, type SourceItemDetails, type SourcePage } from "../types.js";
-import { attributesOf, imageAddress, squashedText } from "./html.js";
+import { attributesOf, imageAddress, loadPage, squashedText } from "./html.js";
 
 /**
  * Page readers of 172Mix (www.172mix.com, code `172minx`; SOURCES.md). Pure functions from a
@@ -75,7 +74,7 @@ export interface ListOptions {
  * so a renamed class surfaces as a source error instead of silently empty searches.
  */
 export function readMinxList(html: string, pageUrl: string, options: ListOptions = {}): SourcePage {
-  const $ = load(html);
+  const $ = loadPage(html);
   const rows = $("li.track-item");
   if (rows.length === 0) {
     const container = $(".track-list, .tracks-list, #track-list").first();
@@ -161,7 +160,7 @@ export interface MinxAlbum {
 
 /** Album lists (`/album/order-hot`): `a[href*="/album/"]`, image in data-src or src. The same list on every page. */
 export function readMinxAlbums(html: string, pageUrl: string): MinxAlbum[] {
-  const $ = load(html);
+  const $ = loadPage(html);
   const albums = new Map<string, MinxAlbum>();
   $('a[href*="/album/"]').each((_, a) => {
     const link = $(a);
@@ -243,7 +242,7 @@ export function nameFromPageTitle(pageTitle: string): string {
  * longer resolves: `expired` (the player shows 媒体地址无效). Any other page has changed: `layout`.
  */
 export function readMinxPlayPage(html: string, pageUrl: string): { details: SourceItemDetails; media: ResolvedMedia } {
-  const $ = load(html);
+  const $ = loadPage(html);
   const media = readMediaObject(html);
   const pageTitle = squashedText($("title").first().text());
   const player = media?.src ? null : firstSiteMediaAddress(html);

@@ -1,10 +1,9 @@
 import type { SideKey } from "@contracts/chart-keys";
-// htmlparser2 (cheerio/slim, as the plugins' sandbox parses): ~3x faster than parse5 on the corpus, on the server's thread.
-import { load, type CheerioAPI } from "cheerio/slim";
+import type { CheerioAPI } from "cheerio";
 import { z } from "zod";
 import { absoluteUrl, classifyKind, splitArtist } from "../normalise.js";
 import { SourceError, type ItemKind, type ResolvedMedia, type SourceItem, type SourceItemDetails, type SourcePage } from "../types.js";
-import { attributesOf, squashedText } from "./html.js";
+import { attributesOf, loadPage, squashedText } from "./html.js";
 import { decodePlayUrl, findPlayUrlCall, uptExpiresAt } from "./vvvdj-playurl.js";
 
 /**
@@ -103,14 +102,14 @@ const NO_RECORDS = /无记录|没有找到|暂无记录/u;
  * highlights; paging "n/M" in `.pagetext`.
  */
 export function readVvvdjSearch(html: string, pageUrl: string, options: ReadOptions = {}): SourcePage {
-  const $ = load(html);
+  const $ = loadPage(html);
   const text = $("body").text();
   const total = DESKTOP_TOTAL.exec(text);
   if (total) {
     const start = html.indexOf("共搜索到");
     const end = html.indexOf("左侧结束", start);
     if (end < 0) throw layout(`search page without its 左侧结束 marker: ${pageUrl}`);
-    const $left = load(html.slice(start, end));
+    const $left = loadPage(html.slice(start, end));
     const items = itemsFromLinks($left, $left('a[href*="/play/"][title]'), pageUrl, options.siteKind, (a) => a.attr("title")?.trim() ?? "");
     const count = Number(total[1]);
     if (count > 0 && items.length === 0) throw layout(`search page says ${count} records but lists none: ${pageUrl}`);
@@ -135,7 +134,7 @@ export function readVvvdjSearch(html: string, pageUrl: string, options: ReadOpti
  * link of `div.list_split_page form li.b`.
  */
 export function readVvvdjCategory(html: string, pageUrl: string, options: ReadOptions = {}): SourcePage {
-  const $ = load(html);
+  const $ = loadPage(html);
   const hasMore = $("div.list_split_page form li.b a")
     .toArray()
     .some((a) => squashedText($(a).text()) === ">");
@@ -185,7 +184,7 @@ export type VvvdjChartKey = Exclude<SideKey, "rank_day">;
  * We follow the tabs by their labels (串烧/单曲, 周/月/季), not by ids, so a renamed id still reads.
  */
 export function readVvvdjCharts(html: string, pageUrl: string): Record<VvvdjChartKey, SourcePage> {
-  const $ = load(html);
+  const $ = loadPage(html);
   const widget = $(".index_rank").first();
   if (widget.length === 0) throw layout(`home page without its chart widget: ${pageUrl}`);
   const charts: Partial<Record<VvvdjChartKey, SourcePage>> = {};
@@ -217,7 +216,7 @@ const REMOVED = /不存在|已删除|已被删除|已下架/u;
  * player); any other page has changed: `layout`.
  */
 export function readVvvdjPlayPage(html: string, pageUrl: string): { details: SourceItemDetails; media: ResolvedMedia } {
-  const $ = load(html);
+  const $ = loadPage(html);
   const heading = squashedText($("h1").first().text());
   const call = findPlayUrlCall(html);
   if (!call) {
