@@ -5,9 +5,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchTarget } from "./serve.js";
 import { serveCommand } from "../scripts/cluster/stack.js";
+import { buildServer } from "../scripts/build-server.js";
 
-/** The password of serve.ts's `--members` (benchmember1…N). */
-export const BENCH_MEMBER_PASSWORD = "bench-password-2026";
+export { BENCH_MEMBER_PASSWORD } from "./bench-members.js";
 
 /**
  * Another client address per call (198.18.0.0/15, the range set aside for benchmarks), sent as
@@ -27,7 +27,12 @@ export interface BenchServer {
 }
 
 export interface BenchServerOptions {
-  /** Node's flags and environment of `npm run serve` (package.json: the heap and malloc settings of ADR 0037). */
+  /**
+   * As `npm run serve` runs the server: its Node flags and environment (package.json: the heap and
+   * malloc settings of ADR 0037), and serve.ts compiled with the server's build into
+   * build/bench-serve/ and run by plain Node. Otherwise serve.ts runs under tsx, whose transformed
+   * sources and inline source maps stay in the heap (~40 MB: scripts/build-server.ts).
+   */
   asServe?: boolean;
   /** The server's stdout into this file (its log, with serve.ts `--log`) rather than the bench's terminal. */
   stdoutFile?: string;
@@ -49,9 +54,10 @@ export async function startBenchServer(args: string[], options: BenchServerOptio
   // The log's directory (DATA_DIR) may not exist yet: serve.ts creates the database in it later.
   if (options.stdoutFile) mkdirSync(path.dirname(options.stdoutFile), { recursive: true });
   const out = options.stdoutFile ? openSync(options.stdoutFile, "w") : undefined;
-  const server = fork(fileURLToPath(new URL("./serve.ts", import.meta.url)), args, {
+  const script = options.asServe ? await builtServe() : fileURLToPath(new URL("./serve.ts", import.meta.url));
+  const server = fork(script, args, {
     // serve's node flags, without its script (build/node/main.js).
-    execArgv: ["--import", "tsx", ...serve.args.filter((a) => a.startsWith("--")), ...(options.execArgv ?? [])],
+    execArgv: [...(options.asServe ? [] : ["--import", "tsx"]), ...serve.args.filter((a) => a.startsWith("--")), ...(options.execArgv ?? [])],
     // As `npm run serve` does: React and other libraries pick their production builds by it.
     env: { ...process.env, ...serve.env, ...options.env, NODE_ENV: "production" },
     stdio: out === undefined ? "inherit" : ["ignore", out, "inherit", "ipc"],
@@ -73,6 +79,15 @@ export async function startBenchServer(args: string[], options: BenchServerOptio
       server.send(message);
     });
   return { base: `http://127.0.0.1:${target.port}`, target, pid: server.pid!, stop: () => server.kill("SIGTERM"), ask };
+}
+
+const BENCH_SERVE_DIR = fileURLToPath(new URL("../build/bench-serve/", import.meta.url));
+let building: Promise<string> | undefined;
+
+/** serve.ts and the server it imports, compiled as `npm run build` compiles server/main.ts (once per bench run). */
+function builtServe(): Promise<string> {
+  building ??= buildServer(BENCH_SERVE_DIR, fileURLToPath(new URL("./serve.ts", import.meta.url))).then(() => path.join(BENCH_SERVE_DIR, "serve.js"));
+  return building;
 }
 
 /** The options every load benchmark takes (parseArgs form): run length, load, catalogue size, encoding. */

@@ -9,6 +9,7 @@
  */
 import { subscribe } from "node:diagnostics_channel";
 import type { ClientRequest, IncomingMessage } from "node:http";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { p50p95 } from "./quantile.js";
 
 export interface SearchStamps {
@@ -18,7 +19,16 @@ export interface SearchStamps {
   handlerStarted: Record<string, number>;
   /** keyword → host:port → the first site request started for it. */
   siteAsked: Record<string, Record<string, number>>;
+  /** The main thread's garbage collections of 1 ms or more: when each began, its pause (ms) and kind. */
+  gc: { at: number; ms: number; kind: string }[];
 }
+
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: "scavenge",
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: "mark-compact",
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental marking",
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weak callbacks",
+};
 
 const wall = () => performance.timeOrigin + performance.now();
 /** The search keyword of a stream request or of a djuu search request (page or app API). */
@@ -28,7 +38,15 @@ const keywordOf = (path: string) => {
 };
 
 export function recordSearchStamps(): SearchStamps {
-  const stamps: SearchStamps = { streamRead: {}, handlerStarted: {}, siteAsked: {} };
+  const stamps: SearchStamps = { streamRead: {}, handlerStarted: {}, siteAsked: {}, gc: [] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.duration < 1) continue;
+      const { kind, flags } = (entry as PerformanceEntry & { detail: { kind: number; flags: number } }).detail;
+      const reducing = flags & constants.NODE_PERFORMANCE_GC_FLAGS_ALL_AVAILABLE_GARBAGE ? " (all garbage)" : "";
+      stamps.gc.push({ at: performance.timeOrigin + entry.startTime, ms: entry.duration, kind: `${GC_KINDS[kind] ?? kind}${reducing}` });
+    }
+  }).observe({ entryTypes: ["gc"] });
   subscribe("tracing:fastify.request.handler:start", (message) => {
     const { request } = message as { request: { url: string } };
     if (!request.url.includes("/indexsearch/stream")) return;

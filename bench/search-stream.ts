@@ -3,10 +3,10 @@
  * answering after 50, 300, 1000 and 3000 ms. Budgets: the first results paint within 200 ms of
  * the request, and each source's results within its own latency + 50 ms, with 16 searches at once.
  *
- *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--client-nice 10] [--stamps]
+ *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--client-nice 10] [--fetch-nice -10] [--stamps]
  *
- * The server is the real app in its own process (bench/serve.ts with `npm run serve`'s Node flags
- * and environment, the production web build, logging on as `npm start` logs, into a file), on
+ * The server is the real app in its own process (bench/serve.ts built as `npm run build` builds the
+ * server, run by plain Node with `npm run serve`'s flags and environment, the production web build, logging on as `npm start` logs, into a file), on
  * PGlite with the demo catalogue; each site is djuu's adapter on its own fixture site under its
  * own code (`serve.ts --djuu-sources`), with a 6 s timeout. The fixture sites (in a process of
  * their own, bench/fixture-sites.ts), the fetch clients (this process) and Chromium run beside it. Each round starts `concurrent`
@@ -26,16 +26,17 @@
  *
  * Scheduling: Linux shares the cores between sessions (autogroups) before processes. The server
  * runs in a session of its own, as `npm start` does; Playwright starts Chromium in another; this
- * process is the third. `--client-nice` (default 10) lowers the two load sessions, so that the
- * server gets a core when it needs one, as on a machine of its own, and the clients the rest. The
- * fixture sites run in a fourth, above all (`--sites-nice`, default -10): they stand for other
- * machines, and take under a tenth of a core in a burst.
+ * process is the third. `--client-nice` (default 10) lowers Chromium's, so that the server gets a
+ * core when it needs one, as on a machine of its own, and the page the rest. The fixture sites
+ * run in a fourth (`--sites-nice`, default -10) and this process's fetch clients in theirs
+ * (`--fetch-nice`, default -10), above the server: they stand for other machines, and take under
+ * a tenth of a core each in a burst (ADR 0074).
  */
 import { mkdtemp, readFile } from "node:fs/promises";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { subscribe } from "node:diagnostics_channel";
+import http from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { hydrated, launchBrowser } from "../e2e/browser.js";
@@ -46,6 +47,7 @@ import { benchClientAddress, startBenchServer } from "./bench-server.js";
 import type { FixtureAnswered, FixtureSitesInput } from "./fixture-sites.js";
 import { p50p95, quantile } from "./quantile.js";
 import { pathToTheSites, type SearchStamps } from "./search-stamps.js";
+import { roundRows, type RoundTimes } from "./search-rounds.js";
 import { descendants, processesMs, threadsMs } from "./proc-cpu.js";
 
 const { values } = parseArgs({
@@ -63,6 +65,9 @@ const { values } = parseArgs({
     // Chromium's), the server's own session staying at 0: the server's cores are first its own,
     // as on a machine of its own. 0 = the three sessions share the two cores alike.
     "client-nice": { type: "string", default: "10" },
+    // This process's own session (the fetch clients): they stand for visitors' machines, as the
+    // fixture sites stand for the DJ sites' (ADR 0074, second amendment of 2026-11-29).
+    "fetch-nice": { type: "string", default: "-10" },
     // Linux autogroup nice of the fixture sites' session: above the load and the server (they
     // stand for other machines; their timers must fire on time).
     "sites-nice": { type: "string", default: "-10" },
@@ -132,28 +137,41 @@ if (words.length < (rounds + 2) * concurrent + 20) throw new Error(`only ${words
 
 /** When each fetched stream was sent (performance.now()), by keyword. */
 const sentAt = new Map<string, number>();
-/** When this process's HTTP client wrote each stream's request headers (performance.now()), by keyword. */
+/** When this process's HTTP client had written each stream's request to its socket (performance.now()), by keyword. */
 const headersWrittenAt = new Map<string, number>();
-subscribe("undici:client:sendHeaders", (message) => {
-  const { request } = message as { request: { path: string } };
-  const keyword = new URL(request.path, "http://x").searchParams.get("keyword");
-  if (keyword) headersWrittenAt.set(keyword, performance.now());
-});
-/** One stream fetched by this process: each source's event's arrival after the request was sent. */
-async function streamOne(keyword: string, query = ""): Promise<Record<string, number>> {
+// Node's own HTTP client on kept-alive sockets, reading the answer as strings: a visitor's machine
+// sends one request; here one process sends fifteen at once, and the WHATWG fetch with a text
+// decoder stream it used before cost this process a fifth of a core in each burst (its loop then
+// read events late, which the rows counted as the server's time).
+const streamAgent = new http.Agent({ keepAlive: true, maxSockets: concurrent * 2 });
+const EVENT_SOURCE = /event: source\ndata: \{"source":"([^"]+)"/g;
+
+/** One streamed search: when each source's event arrived (ms after the call), by source code. */
+function streamOne(keyword: string, query = ""): Promise<Record<string, number>> {
   const started = performance.now();
   sentAt.set(keyword, started);
-  const res = await fetch(`${url}/api/forntend/indexsearch/stream?keyword=${encodeURIComponent(keyword)}&limit=5${query}`, {
-    headers: { "x-forwarded-for": benchClientAddress() },
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      `${url}/api/forntend/indexsearch/stream?keyword=${encodeURIComponent(keyword)}&limit=5${query}`,
+      { agent: streamAgent, headers: { "x-forwarded-for": benchClientAddress() } },
+      (res) => {
+        const arrivals: Record<string, number> = {};
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          const at = performance.now() - started;
+          // Only the part that can hold a new event's head: what came before was read already.
+          const from = Math.max(0, text.length - 100);
+          text += chunk;
+          for (const m of text.slice(from).matchAll(EVENT_SOURCE)) arrivals[m[1]!] ??= at;
+        });
+        res.on("end", () => resolve(arrivals));
+        res.on("error", reject);
+      },
+    );
+    request.on("finish", () => headersWrittenAt.set(keyword, performance.now()));
+    request.on("error", reject);
   });
-  const arrivals: Record<string, number> = {};
-  let text = "";
-  for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) {
-    const at = performance.now() - started;
-    text += chunk;
-    for (const m of text.matchAll(/event: source\ndata: \{"source":"([^"]+)"/g)) arrivals[m[1]!] ??= at;
-  }
-  return arrivals;
 }
 
 // The catalogue's own time through the same route, one search at a time.
@@ -182,12 +200,14 @@ const chromiumPid = chromium.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 
 const clientNice = Number(values["client-nice"]);
 /** A process's autogroup ("/autogroup-85 nice 0"), or "none" on a kernel without them. */
 const autogroupOf = (pid: number) => (existsSync(`/proc/${pid}/autogroup`) ? readFileSync(`/proc/${pid}/autogroup`, "utf8").trim() : "none");
-if (clientNice && autogroupOf(process.pid) !== "none") {
+const fetchNice = Number(values["fetch-nice"]);
+if (autogroupOf(process.pid) !== "none") {
   // This process's session is the terminal's: its nice is put back when the bench ends.
   const sessionNiceBefore = autogroupOf(process.pid).match(/nice (-?\d+)/)?.[1] ?? "0";
   process.on("exit", () => writeFileSync("/proc/self/autogroup", sessionNiceBefore));
   process.once("SIGINT", () => process.exit(130));
-  for (const pid of [process.pid, chromiumPid]) writeFileSync(`/proc/${pid}/autogroup`, String(clientNice));
+  writeFileSync(`/proc/${process.pid}/autogroup`, String(fetchNice));
+  writeFileSync(`/proc/${chromiumPid}/autogroup`, String(clientNice));
 }
 if (autogroupOf(sitesProcess.pid!) !== "none") writeFileSync(`/proc/${sitesProcess.pid}/autogroup`, values["sites-nice"]!);
 interface Snap {
@@ -280,6 +300,8 @@ const cpuAtStart = snap();
 const samples: { marks: Marks; keyword: string }[] = [];
 const streamed: { arrivals: Record<string, number>; keyword: string }[] = [];
 const windows: Record<string, Record<string, number>[]> = {};
+const perRound: RoundTimes[] = [];
+const since = (m: Marks, name: string) => m[name]! - m["search-request"]!;
 for (let r = 0; r < rounds; r++) {
   const result = await round(take());
   result.marks.forEach((marks, i) => samples.push({ marks, keyword: result.typed[i]! }));
@@ -291,15 +313,28 @@ for (let r = 0; r < rounds; r++) {
     const cores = (k: keyof Omit<Snap, "at">) => (b[k] - a[k]) / wall;
     (windows[name] ??= []).push({ ...Object.fromEntries(CPU_KEYS.map((k) => [k, cores(k)])), benchLoopMax: name === "whole round" ? NaN : b.benchLoopMax - 10 });
   }
+  const lag = await metricsLag();
+  perRound.push({
+    startedAt: Math.min(...result.fetched.map((k) => sentAt.get(k)!)),
+    fromTheWire: result.streams.map((arrivals, i) => {
+      const delay = headersWrittenAt.get(result.fetched[i]!)! - sentAt.get(result.fetched[i]!)!;
+      return Object.fromEntries(Object.entries(arrivals).map(([code, at]) => [code, at - delay]));
+    }),
+    painted: result.marks.map((m) => Object.fromEntries([["local", since(m, "search-first-results")], ...sites.map(({ code }) => [code, since(m, `search-source:${code}`)])])),
+    serverLoopMax: lag.max - 10,
+    serverLoopP99: lag.p99,
+    benchLoopMax: windows[WINDOWS[0]![0]]!.at(-1)!.benchLoopMax!,
+  });
   await new Promise((r) => setTimeout(r, 500));
 }
 const cpuAtEnd = snap();
 benchLoop.disable();
 benchLoopAll.disable();
-const serverLag = await metricsLag();
+// prom-client's histogram resets when read: each round's was read after it; the worst round's p99.
+const lastLag = await metricsLag();
+const serverLag = { p99: Math.max(lastLag.p99, ...perRound.map((r) => r.serverLoopP99)), max: Math.max(lastLag.max, ...perRound.map((r) => r.serverLoopMax + 10)) };
 
 const f = (n: number) => n.toFixed(1);
-const since = (m: Marks, name: string) => m[name]! - m["search-request"]!;
 const rows: Record<string, string | number>[] = [];
 /** One row: the times, the budget, and the reference (the site's own times for the same searches) with what the server and page added to it. */
 const row = (what: string, ms: number[], budget: number, reference?: { ms: number[]; added: number[] }) =>
@@ -386,6 +421,8 @@ if (streamed.length > 0) {
   console.log("fetched searches, ms after the stream was sent: each site's first request, the one it answers after its latency; the event's arrival after that answer's last byte");
   console.table(steps);
 }
+console.log(`each round: the fetched streams' events from the wire and the page's marks (ms), and the worst event-loop delay of the server (the round) and of this process (its first 200 ms)`);
+console.table(roundRows(perRound, sites[0]!.code, stamps?.gc.map((p) => ({ ...p, at: p.at - performance.timeOrigin }))));
 if (pathRows) {
   console.log("a fetched stream's way to its sites, ms after it was sent (p50 / p95), and the server's time per search in a burst: --stamps");
   console.table(pathRows);
@@ -409,7 +446,7 @@ console.log(
   `all rounds (${(wall / 1000).toFixed(1)} s): server main ${((cpuAtEnd.serverMain - cpuAtStart.serverMain) / wall).toFixed(2)} cores (waited ${((cpuAtEnd.serverMainWaited - cpuAtStart.serverMainWaited) / wall).toFixed(2)}), other threads ${((cpuAtEnd.serverOthers - cpuAtStart.serverOthers) / wall).toFixed(2)}; bench ${((cpuAtEnd.bench - cpuAtStart.bench) / wall).toFixed(2)}; Chromium ${((cpuAtEnd.chromium - cpuAtStart.chromium) / wall).toFixed(2)}`,
 );
 console.log(
-  `event-loop delay during the rounds: server (prom-client, minus its 10 ms tick) p99 ${f(serverLag.p99 - 10)} ms, max ${f(serverLag.max - 10)} ms; bench (the same measure) p99 ${f(benchLoopAll.percentile(99) / 1e6 - 10)} ms, max ${f(benchLoopAll.max / 1e6 - 10)} ms`,
+  `event-loop delay during the rounds: server (prom-client, minus its 10 ms tick; the worst round's) p99 ${f(serverLag.p99 - 10)} ms, max ${f(serverLag.max - 10)} ms; bench (the same measure) p99 ${f(benchLoopAll.percentile(99) / 1e6 - 10)} ms, max ${f(benchLoopAll.max / 1e6 - 10)} ms`,
 );
 console.log(`server log (as npm start writes it, JSON): ${logText.split("\n").filter((l) => l.startsWith("{")).length} lines, ${Math.round(logText.length / 1024)} KB in ${logFile}`);
 

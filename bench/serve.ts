@@ -48,7 +48,7 @@ import { hashPassword } from "../server/modules/accounts/passwords.js";
 import { prepareDemoMedia } from "../server/demo-media/prepare-demo-media.js";
 import { createSourceAdapters, type SourceOverride } from "../server/modules/sources/registry.js";
 import { applyExternalSources } from "../server/modules/sources/builtin-switches.js";
-import { BENCH_MEMBER_PASSWORD } from "./bench-server.js";
+import { BENCH_MEMBER_PASSWORD } from "./bench-members.js";
 import { createDjuuAdapter } from "../server/modules/sources/adapters/djuu.js";
 import { createSourceFetcher } from "../server/modules/sources/fetch/client.js";
 import type { SourceAdapterEntry } from "../server/modules/sources/source-provider.js";

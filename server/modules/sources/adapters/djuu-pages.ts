@@ -1,3 +1,6 @@
+import type { AnyNode, Element } from "domhandler";
+import { findAll, findOne, textContent } from "domutils";
+import { parseDocument } from "htmlparser2";
 import { loadPage } from "../parsers/html.js";
 import { absoluteUrl } from "../normalise.js";
 
@@ -35,35 +38,62 @@ export interface ListPage {
 }
 
 /** An image's address: lazy-loading attributes first (the real cover), then `src`. */
-function imageOf(img: { attr(name: string): string | undefined }, pageUrl: string): string | null {
-  const src = img.attr("data-original") ?? img.attr("data-src") ?? img.attr("src");
+function imageOf(img: Element | null, pageUrl: string): string | null {
+  if (!img) return null;
+  const src = img.attribs["data-original"] ?? img.attribs["data-src"] ?? img.attribs.src;
   return src ? absoluteUrl(src, pageUrl) : null;
 }
 
+const squash = (text: string) => text.replace(/\s+/gu, " ").trim();
+const isTag = (node: AnyNode): node is Element => node.type === "tag";
+const isImage = (node: AnyNode): node is Element => isTag(node) && node.name === "img";
+/** The first image inside an element, in document order. */
+const firstImage = (element: Element) => findOne(isImage, element.children, true);
+
+/** `closest("tr, li, div.isgood_list")` of an anchor: the row or card it sits in. */
+function rowOf(anchor: Element): Element | null {
+  for (let node = anchor.parent; node && isTag(node); node = node.parent) {
+    if (node.name === "tr" || node.name === "li") return node;
+    if (node.name === "div" && (node.attribs.class ?? "").split(/\s+/u).includes("isgood_list")) return node;
+  }
+  return null;
+}
+
+/**
+ * Read on htmlparser2's document directly (domutils): a search page is read once per search,
+ * and a selector engine's document and selectors cost several times the parse itself
+ * (bench/README.md, 2026-11-29: ~260 µs a fixture page, of which the parse was ~40).
+ */
 export function readListPage(html: string, pageUrl: string): ListPage {
-  const $ = loadPage(html);
+  const document = parseDocument(html);
+  const links = findAll((element) => element.name === "a" && element.attribs.href !== undefined, document.children);
   const byId = new Map<string, ListedAnchor>();
-  $('a[href*="/play/"]').each((_, element) => {
-    const a = $(element);
-    const href = a.attr("href") ?? "";
+  for (const a of links) {
+    const href = a.attribs.href!;
+    if (!href.includes("/play/")) continue;
     const id = PLAY_PATH.exec(href)?.[1];
-    if (!id) return;
-    const title = (a.attr("title") ?? a.text()).replace(/\s+/gu, " ").trim();
-    const row = a.closest("tr, li, div.isgood_list");
-    const cover = imageOf(a.find("img").first(), pageUrl) ?? (row.length ? imageOf(row.find("img").first(), pageUrl) : null);
-    const cells = row.is("tr") ? row.children("td").map((__, td) => $(td).text().replace(/\s+/gu, " ").trim()).get() : [];
+    if (!id) continue;
+    const title = squash(a.attribs.title ?? textContent(a));
+    const row = rowOf(a);
+    const cover = imageOf(firstImage(a), pageUrl) ?? (row ? imageOf(firstImage(row), pageUrl) : null);
+    const cells = row?.name === "tr" ? row.children.filter((cell): cell is Element => isTag(cell) && cell.name === "td").map((td) => squash(textContent(td))) : [];
     const seen = byId.get(id);
     // A card often links the same item twice (cover and name): one item, the best of both.
     if (seen) {
       if (!seen.title && title) seen.title = title;
       seen.cover ??= cover;
-      return;
+      continue;
     }
     byId.set(id, { id, href, title, cover, cells });
-  });
+  }
   const anchors = [...byId.values()].filter((a) => a.title !== "");
-  const recognised = anchors.length > 0 || LIST_CONTAINERS.some((selector) => $(selector).length > 0) || EMPTY_TEXTS.test($("body").text());
-  return { anchors, recognised, hrefs: $("a[href]").map((_, a) => $(a).attr("href") ?? "").get() };
+  return { anchors, recognised: anchors.length > 0 || knownEmptyOrList(html), hrefs: links.map((a) => a.attribs.href!) };
+}
+
+/** No item on the page: is it still a djuu list (a known container, or an "empty" text), or a changed layout? */
+function knownEmptyOrList(html: string): boolean {
+  const $ = loadPage(html);
+  return LIST_CONTAINERS.some((selector) => $(selector).length > 0) || EMPTY_TEXTS.test($("body").text());
 }
 
 export interface PlayPage {

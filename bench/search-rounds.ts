@@ -1,0 +1,41 @@
+/**
+ * The streamed-search bench's rounds one by one (bench/search-stream.ts): whether a p95 over
+ * budget is every round a little late, or one round late as a whole (a pause of the server's,
+ * of the bench's own loop, or of the page's).
+ */
+import { quantile } from "./quantile.js";
+
+export interface RoundTimes {
+  /** When its first request was sent (the bench's performance.now()). */
+  startedAt: number;
+  /** Each fetched stream's events from when its request was written (ms), by source code. */
+  fromTheWire: Record<string, number>[];
+  /** The Chromium page's marks from its search request (ms), by source code. */
+  painted: Record<string, number>[];
+  /** The server's event-loop delay max in the round (prom-client, ms). */
+  serverLoopMax: number;
+  /** Its p99 (ms, the 10 ms tick included). */
+  serverLoopP99: number;
+  /** This process's event-loop delay max in the burst's first 200 ms (ms). */
+  benchLoopMax: number;
+}
+
+const f = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "");
+
+/** One row a round: the catalogue's and the fastest site's events (p50 / max), and both loops' worst delay. */
+export function roundRows(rounds: RoundTimes[], fastest: string, gc?: { at: number; ms: number; kind: string }[]): Record<string, string>[] {
+  return rounds.map((r) => {
+    // The server's pauses (--stamps; on the bench's clock) while the catalogue and the fastest site answered.
+    const pauses = gc?.filter((p) => p.at >= r.startedAt && p.at < r.startedAt + 200).map((p) => `${p.kind} ${p.ms.toFixed(0)}`);
+    const wire = (code: string) => r.fromTheWire.map((a) => a[code]!).filter((x) => x !== undefined);
+    const both = (list: number[]) => `${f(quantile(list, 0.5))} / ${f(Math.max(...list))}`;
+    return {
+      "本站 from the wire p50 / max": both(wire("local")),
+      [`${fastest} from the wire p50 / max`]: both(wire(fastest)),
+      [`Chromium 本站 / ${fastest}`]: r.painted.map((m) => `${f(m.local!)} / ${f(m[fastest]!)}`).join(", "),
+      "server loop max ms": f(r.serverLoopMax),
+      "bench loop max ms (0-200)": f(r.benchLoopMax),
+      ...(pauses ? { "server GC ms (0-200)": pauses.join(", ") } : {}),
+    };
+  });
+}
