@@ -16,7 +16,7 @@ export interface RoundTimes {
   serverLoopMax: number;
   /** Its p99 (ms, the 10 ms tick included). */
   serverLoopP99: number;
-  /** This process's event-loop delay max in the burst's first 200 ms (ms). */
+  /** The bench process's (Playwright's driver) event-loop delay max in the burst's first 200 ms (ms). */
   benchLoopMax: number;
 }
 
@@ -34,7 +34,7 @@ export function roundRows(rounds: RoundTimes[], fastest: string, gc?: { at: numb
       [`${fastest} from the wire p50 / max`]: both(wire(fastest)),
       [`Chromium 本站 / ${fastest}`]: r.painted.map((m) => `${f(m.local!)} / ${f(m[fastest]!)}`).join(", "),
       "server loop max ms": f(r.serverLoopMax),
-      "bench loop max ms (0-200)": f(r.benchLoopMax),
+      "driver loop max ms (0-200)": f(r.benchLoopMax),
       ...(pauses ? { "server GC ms (0-200)": pauses.join(", ") } : {}),
     };
   });

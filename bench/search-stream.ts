@@ -9,9 +9,9 @@
  * server, run by plain Node with `npm run serve`'s flags and environment, the production web build, logging on as `npm start` logs, into a file), on
  * PGlite with the demo catalogue; each site is djuu's adapter on its own fixture site under its
  * own code (`serve.ts --djuu-sources`), with a 6 s timeout. The fixture sites (in a process of
- * their own, bench/fixture-sites.ts), the fetch clients (this process) and Chromium run beside it. Each round starts `concurrent`
+ * their own, bench/fixture-sites.ts), the fetch clients (bench/stream-clients.ts, a process of their own) and Chromium run beside it. Each round starts `concurrent`
  * searches at the same moment: `pages` of them typed in Chromium pages (one browser), the others
- * streams fetched by this process. Every search is a new keyword (full pinyin drawn from the
+ * streams fetched by the fetch clients. Every search is a new keyword (full pinyin drawn from the
  * catalogue's search text: the catalogue finds it, and no kept answer serves it). Chromium times
  * are the page's `performance` marks (SearchPanel/SearchResults): `search-request` when the search
  * starts, `search-first-results` and `search-source:{code}` in the frame after each source's hits
@@ -26,9 +26,9 @@
  *
  * Scheduling: Linux shares the cores between sessions (autogroups) before processes. The server
  * runs in a session of its own, as `npm start` does; Playwright starts Chromium in another; this
- * process is the third. `--client-nice` (default 10) lowers Chromium's, so that the server gets a
+ * process (Playwright's driver) is the third. `--client-nice` (default 10) lowers it and Chromium's, so that the server gets a
  * core when it needs one, as on a machine of its own, and the page the rest. The fixture sites
- * run in a fourth (`--sites-nice`, default -10) and this process's fetch clients in theirs
+ * run in a fourth (`--sites-nice`, default -10) and the fetch clients in a fifth
  * (`--fetch-nice`, default -10), above the server: they stand for other machines, and take under
  * a tenth of a core each in a burst (ADR 0074).
  */
@@ -36,7 +36,6 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import http from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { hydrated, launchBrowser } from "../e2e/browser.js";
@@ -45,6 +44,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
 import type { FixtureAnswered, FixtureSitesInput } from "./fixture-sites.js";
+import type { StreamedSearch, StreamSearch } from "./stream-clients.js";
 import { p50p95, quantile } from "./quantile.js";
 import { pathToTheSites, type SearchStamps } from "./search-stamps.js";
 import { roundRows, type RoundTimes } from "./search-rounds.js";
@@ -54,7 +54,7 @@ const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "3" },
     concurrent: { type: "string", default: "16" },
-    // How many of the concurrent searches are Chromium pages (the rest: streams fetched by this process).
+    // How many of the concurrent searches are Chromium pages (the rest: streams fetched by bench/stream-clients.ts).
     pages: { type: "string", default: "1" },
     suites: { type: "string", default: "240" },
     profile: { type: "string" },
@@ -65,7 +65,7 @@ const { values } = parseArgs({
     // Chromium's), the server's own session staying at 0: the server's cores are first its own,
     // as on a machine of its own. 0 = the three sessions share the two cores alike.
     "client-nice": { type: "string", default: "10" },
-    // This process's own session (the fetch clients): they stand for visitors' machines, as the
+    // The fetch clients' session (bench/stream-clients.ts): they stand for visitors' machines, as the
     // fixture sites stand for the DJ sites' (ADR 0074, second amendment of 2026-11-29).
     "fetch-nice": { type: "string", default: "-10" },
     // Linux autogroup nice of the fixture sites' session: above the load and the server (they
@@ -137,41 +137,31 @@ if (words.length < (rounds + 2) * concurrent + 20) throw new Error(`only ${words
 
 /** When each fetched stream was sent (performance.now()), by keyword. */
 const sentAt = new Map<string, number>();
-/** When this process's HTTP client had written each stream's request to its socket (performance.now()), by keyword. */
+/** When the fetch clients had written each stream's request to its socket (performance.now()), by keyword. */
 const headersWrittenAt = new Map<string, number>();
-// Node's own HTTP client on kept-alive sockets, reading the answer as strings: a visitor's machine
-// sends one request; here one process sends fifteen at once, and the WHATWG fetch with a text
-// decoder stream it used before cost this process a fifth of a core in each burst (its loop then
-// read events late, which the rows counted as the server's time).
-const streamAgent = new http.Agent({ keepAlive: true, maxSockets: concurrent * 2 });
-const EVENT_SOURCE = /event: source\ndata: \{"source":"([^"]+)"/g;
+// The fetch clients: a process of their own (bench/stream-clients.ts), in a session of its own.
+const clientsProcess = fork(fileURLToPath(new URL("./stream-clients.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], detached: true });
+await new Promise<void>((resolve, reject) => {
+  clientsProcess.once("exit", (code) => reject(new Error(`the fetch clients exited (${code})`)));
+  clientsProcess.once("message", () => resolve());
+});
+const streamWaiters = new Map<string, (streamed: StreamedSearch) => void>();
+clientsProcess.on("message", (m: { streamed?: StreamedSearch }) => m.streamed && streamWaiters.get(m.streamed.keyword)?.(m.streamed));
+/** Wall clock (another process's times) on this process's performance.now() scale. */
+const fromWall = (wallMs: number) => wallMs - performance.timeOrigin;
 
-/** One streamed search: when each source's event arrived (ms after the call), by source code. */
-function streamOne(keyword: string, query = ""): Promise<Record<string, number>> {
-  const started = performance.now();
-  sentAt.set(keyword, started);
-  return new Promise((resolve, reject) => {
-    const request = http.get(
-      `${url}/api/forntend/indexsearch/stream?keyword=${encodeURIComponent(keyword)}&limit=5${query}`,
-      { agent: streamAgent, headers: { "x-forwarded-for": benchClientAddress() } },
-      (res) => {
-        const arrivals: Record<string, number> = {};
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          const at = performance.now() - started;
-          // Only the part that can hold a new event's head: what came before was read already.
-          const from = Math.max(0, text.length - 100);
-          text += chunk;
-          for (const m of text.slice(from).matchAll(EVENT_SOURCE)) arrivals[m[1]!] ??= at;
-        });
-        res.on("end", () => resolve(arrivals));
-        res.on("error", reject);
-      },
-    );
-    request.on("finish", () => headersWrittenAt.set(keyword, performance.now()));
-    request.on("error", reject);
+/** One streamed search: when each source's event arrived (ms after the search was sent), by source code. */
+async function streamOne(keyword: string, query = ""): Promise<Record<string, number>> {
+  const search: StreamSearch = { url: `${url}/api/forntend/indexsearch/stream?keyword=${encodeURIComponent(keyword)}&limit=5${query}`, keyword, from: benchClientAddress() };
+  const streamed = await new Promise<StreamedSearch>((resolve) => {
+    streamWaiters.set(keyword, resolve);
+    clientsProcess.send({ search });
   });
+  streamWaiters.delete(keyword);
+  if (streamed.error) throw new Error(`stream of ${keyword}: ${streamed.error}`);
+  sentAt.set(keyword, fromWall(streamed.sentAt));
+  headersWrittenAt.set(keyword, fromWall(streamed.writtenAt));
+  return streamed.arrivals;
 }
 
 // The catalogue's own time through the same route, one search at a time.
@@ -195,7 +185,7 @@ const benchLoopAll = monitorEventLoopDelay({ resolution: 10 }); // all rounds
 benchLoop.enable();
 // CPU: the server's threads, this process, and Chromium (this process's other descendants).
 const serverTree = new Set([server.pid, ...descendants(server.pid)]);
-const chromium = descendants(process.pid).filter((pid) => !serverTree.has(pid) && pid !== sitesProcess.pid);
+const chromium = descendants(process.pid).filter((pid) => !serverTree.has(pid) && pid !== sitesProcess.pid && pid !== clientsProcess.pid);
 const chromiumPid = chromium.find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium"))!;
 const clientNice = Number(values["client-nice"]);
 /** A process's autogroup ("/autogroup-85 nice 0"), or "none" on a kernel without them. */
@@ -206,8 +196,8 @@ if (autogroupOf(process.pid) !== "none") {
   const sessionNiceBefore = autogroupOf(process.pid).match(/nice (-?\d+)/)?.[1] ?? "0";
   process.on("exit", () => writeFileSync("/proc/self/autogroup", sessionNiceBefore));
   process.once("SIGINT", () => process.exit(130));
-  writeFileSync(`/proc/${process.pid}/autogroup`, String(fetchNice));
-  writeFileSync(`/proc/${chromiumPid}/autogroup`, String(clientNice));
+  for (const pid of [process.pid, chromiumPid]) writeFileSync(`/proc/${pid}/autogroup`, String(clientNice));
+  writeFileSync(`/proc/${clientsProcess.pid}/autogroup`, String(fetchNice));
 }
 if (autogroupOf(sitesProcess.pid!) !== "none") writeFileSync(`/proc/${sitesProcess.pid}/autogroup`, values["sites-nice"]!);
 interface Snap {
@@ -219,16 +209,17 @@ interface Snap {
   serverMainWaited: number;
   serverOthers: number;
   bench: number;
+  clients: number;
   chromium: number;
   sites: number;
 }
-const CPU_KEYS = ["serverMain", "serverMainWaited", "serverOthers", "bench", "chromium", "sites"] as const;
+const CPU_KEYS = ["serverMain", "serverMainWaited", "serverOthers", "bench", "clients", "chromium", "sites"] as const;
 const snap = (): Snap => {
   const s = threadsMs(server.pid);
   const b = threadsMs(process.pid);
   const benchLoopMax = benchLoop.max / 1e6;
   benchLoop.reset();
-  return { at: performance.now(), benchLoopMax, serverMain: s.main, serverMainWaited: s.mainWait, serverOthers: s.others, bench: b.main + b.others, chromium: processesMs(chromium), sites: processesMs([sitesProcess.pid!]) };
+  return { at: performance.now(), benchLoopMax, serverMain: s.main, serverMainWaited: s.mainWait, serverOthers: s.others, bench: b.main + b.others, clients: processesMs([clientsProcess.pid!]), chromium: processesMs(chromium), sites: processesMs([sitesProcess.pid!]) };
 };
 /** Windows after a round's start, each holding one burst of answers (ms). */
 const WINDOWS: [string, number, number][] = [
@@ -414,14 +405,14 @@ const logText = existsSync(logFile) ? await readFile(logFile, "utf8") : "";
 console.log(`sources: djuu's adapter through its ${viaApi ? "app API (one request a search)" : "search page (the app API answering 404 first)"}`);
 console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after two warm-up rounds); catalogue ${values.suites} suites on ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite"}; ${os.cpus().length} cores`);
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
-console.log(`scheduling (Linux autogroups): the server's session ${autogroupOf(server.pid)}, this process's (fetch clients) ${autogroupOf(process.pid)}, Chromium's ${autogroupOf(chromiumPid)}, the fixture sites' ${autogroupOf(sitesProcess.pid!)}`);
+console.log(`scheduling (Linux autogroups): the server's session ${autogroupOf(server.pid)}, this process's (Playwright's driver) ${autogroupOf(process.pid)}, the fetch clients' ${autogroupOf(clientsProcess.pid!)}, Chromium's ${autogroupOf(chromiumPid)}, the fixture sites' ${autogroupOf(sitesProcess.pid!)}`);
 console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
 console.table(rows);
 if (streamed.length > 0) {
   console.log("fetched searches, ms after the stream was sent: each site's first request, the one it answers after its latency; the event's arrival after that answer's last byte");
   console.table(steps);
 }
-console.log(`each round: the fetched streams' events from the wire and the page's marks (ms), and the worst event-loop delay of the server (the round) and of this process (its first 200 ms)`);
+console.log(`each round: the fetched streams' events from the wire and the page's marks (ms), and the worst event-loop delay of the server (the round) and of this process, Playwright's driver (its first 200 ms)`);
 console.table(roundRows(perRound, sites[0]!.code, stamps?.gc.map((p) => ({ ...p, at: p.at - performance.timeOrigin }))));
 if (pathRows) {
   console.log("a fetched stream's way to its sites, ms after it was sent (p50 / p95), and the server's time per search in a burst: --stamps");
@@ -438,7 +429,7 @@ const cpuRows = Object.fromEntries(
   ]),
 );
 console.log(
-  "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (the fetch clients), Chromium, the fixture sites",
+  "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (Playwright's driver), the fetch clients, Chromium, the fixture sites",
 );
 console.table(cpuRows);
 const wall = cpuAtEnd.at - cpuAtStart.at;
@@ -455,4 +446,5 @@ server.stop();
 // The profile is written as the server exits.
 for (let i = 0; i < 100 && existsSync(`/proc/${server.pid}`); i++) await new Promise((r) => setTimeout(r, 100));
 sitesProcess.kill();
+clientsProcess.kill();
 process.exit(0);
