@@ -12,10 +12,8 @@ export interface RoundTimes {
   fromTheWire: Record<string, number>[];
   /** The Chromium page's marks from its search request (ms), by source code. */
   painted: Record<string, number>[];
-  /** The server's event-loop delay max in the round (prom-client, ms). */
+  /** The server's event-loop delay max in the round (ms; its own monitor, over IPC, with --stamps; else NaN). */
   serverLoopMax: number;
-  /** Its p99 (ms, the 10 ms tick included). */
-  serverLoopP99: number;
   /** The bench process's (Playwright's driver) event-loop delay max in the burst's first 200 ms (ms). */
   benchLoopMax: number;
 }
