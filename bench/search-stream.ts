@@ -48,7 +48,8 @@ import type { StreamedSearch, StreamSearch } from "./stream-clients.js";
 import { p50p95, quantile } from "./quantile.js";
 import { pathToTheSites, type SearchStamps } from "./search-stamps.js";
 import { roundRows, type RoundTimes } from "./search-rounds.js";
-import { descendants, processesMs, threadsMs } from "./proc-cpu.js";
+import { descendants } from "./proc-cpu.js";
+import { addRoundWindows, cpuSampler, cpuTable, WINDOWS, type Snap } from "./search-cpu.js";
 
 const { values } = parseArgs({
   options: {
@@ -200,34 +201,7 @@ if (autogroupOf(process.pid) !== "none") {
   writeFileSync(`/proc/${clientsProcess.pid}/autogroup`, String(fetchNice));
 }
 if (autogroupOf(sitesProcess.pid!) !== "none") writeFileSync(`/proc/${sitesProcess.pid}/autogroup`, values["sites-nice"]!);
-interface Snap {
-  at: number;
-  /** This process's longest event-loop delay since the previous reading (ms, its 10 ms tick included). */
-  benchLoopMax: number;
-  serverMain: number;
-  /** The server's main thread runnable but not running: the machine's other work had the cores. */
-  serverMainWaited: number;
-  serverOthers: number;
-  bench: number;
-  clients: number;
-  chromium: number;
-  sites: number;
-}
-const CPU_KEYS = ["serverMain", "serverMainWaited", "serverOthers", "bench", "clients", "chromium", "sites"] as const;
-const snap = (): Snap => {
-  const s = threadsMs(server.pid);
-  const b = threadsMs(process.pid);
-  const benchLoopMax = benchLoop.max / 1e6;
-  benchLoop.reset();
-  return { at: performance.now(), benchLoopMax, serverMain: s.main, serverMainWaited: s.mainWait, serverOthers: s.others, bench: b.main + b.others, clients: processesMs([clientsProcess.pid!]), chromium: processesMs(chromium), sites: processesMs([sitesProcess.pid!]) };
-};
-/** Windows after a round's start, each holding one burst of answers (ms). */
-const WINDOWS: [string, number, number][] = [
-  ["0–200 ms (本站, s50)", 0, 200],
-  ["300–500 ms (s300)", 300, 500],
-  ["1000–1200 ms (s1000)", 1000, 1200],
-  ["3000–3200 ms (s3000)", 3000, 3200],
-];
+const snap = cpuSampler({ server: server.pid, clients: clientsProcess.pid!, chromium, sites: sitesProcess.pid! }, benchLoop);
 
 type Marks = Record<string, number>;
 
@@ -298,13 +272,7 @@ for (let r = 0; r < rounds; r++) {
   const result = await round(take());
   result.marks.forEach((marks, i) => samples.push({ marks, keyword: result.typed[i]! }));
   result.streams.forEach((arrivals, i) => streamed.push({ arrivals, keyword: result.fetched[i]! }));
-  const pairs: [string, Snap | undefined, Snap | undefined][] = [...WINDOWS.map(([name, from, to]) => [name, result.snaps.get(from), result.snaps.get(to)] as [string, Snap | undefined, Snap | undefined]), ["whole round", result.snaps.get(0), result.snaps.get(-1)]];
-  for (const [name, a, b] of pairs) {
-    if (!a || !b) continue;
-    const wall = b.at - a.at;
-    const cores = (k: keyof Omit<Snap, "at">) => (b[k] - a[k]) / wall;
-    (windows[name] ??= []).push({ ...Object.fromEntries(CPU_KEYS.map((k) => [k, cores(k)])), benchLoopMax: name === "whole round" ? NaN : b.benchLoopMax - 10 });
-  }
+  addRoundWindows(windows, result.snaps);
   // The server's own loop delay in the round, over IPC (--stamps): /metrics allocates ~1.5 MB an ask.
   const lag = values.stamps ? await server.ask<{ max: number; p99: number }>({ loop: true }, "loop") : { max: NaN, p99: NaN };
   perRound.push({
@@ -417,20 +385,10 @@ if (pathRows) {
   console.log("a fetched stream's way to its sites, ms after it was sent (p50 / p95), and the server's time per search in a burst: --stamps");
   console.table(pathRows);
 }
-const meanOf = (list: Record<string, number>[], k: string) => list.reduce((s, x) => s + x[k]!, 0) / list.length;
-const cpuRows = Object.fromEntries(
-  Object.entries(windows).map(([name, list]) => [
-    name,
-    {
-      ...Object.fromEntries(CPU_KEYS.map((k) => [`${k} (mean / max)`, `${meanOf(list, k).toFixed(2)} / ${Math.max(...list.map((x) => x[k]!)).toFixed(2)}`])),
-      "bench loop delay max ms": name === "whole round" ? "" : f(Math.max(...list.map((x) => x.benchLoopMax!))),
-    },
-  ]),
-);
 console.log(
   "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (Playwright's driver), the fetch clients, Chromium, the fixture sites",
 );
-console.table(cpuRows);
+console.table(cpuTable(windows));
 const wall = cpuAtEnd.at - cpuAtStart.at;
 console.log(
   `all rounds (${(wall / 1000).toFixed(1)} s): server main ${((cpuAtEnd.serverMain - cpuAtStart.serverMain) / wall).toFixed(2)} cores (waited ${((cpuAtEnd.serverMainWaited - cpuAtStart.serverMainWaited) / wall).toFixed(2)}), other threads ${((cpuAtEnd.serverOthers - cpuAtStart.serverOthers) / wall).toFixed(2)}; bench ${((cpuAtEnd.bench - cpuAtStart.bench) / wall).toFixed(2)}; Chromium ${((cpuAtEnd.chromium - cpuAtStart.chromium) / wall).toFixed(2)}`,
