@@ -72,7 +72,7 @@ export function recordSearchStamps(): SearchStamps {
 
 /**
  * The way from each fetched stream's send to its sites, ms after the send (p50 / p95; times on the
- * bench's performance.now() scale): the bench's client wrote the headers, the server read the
+ * bench's performance.now() scale): the fetch clients wrote the request, the server read the
  * request, started its first and last site request, the first site received it. And the time
  * between two reads of one burst, in the order the server read them: its main thread reads the
  * next request once the previous one's synchronous work (its sites' requests included) is done.
@@ -104,7 +104,7 @@ export function pathToTheSites(run: {
     return reads.slice(1).map((at, i) => at - reads[i]!);
   });
   return {
-    "headers written by the bench's client": step("written"),
+    "request written by the fetch clients": step("written"),
     "request read by the server": step("read"),
     "its route's handler started (Fastify's hooks done)": step("handler"),
     "first site request started by the server": step("asked"),

@@ -268,19 +268,18 @@ const streamed: { arrivals: Record<string, number>; keyword: string }[] = [];
 const windows: Record<string, Record<string, number>[]> = {};
 const perRound: RoundTimes[] = [];
 const since = (m: Marks, name: string) => m[name]! - m["search-request"]!;
+// From the fetch clients' call to their request's write: "from the wire" rows start after it.
+const writeDelay = (keyword: string) => headersWrittenAt.get(keyword)! - sentAt.get(keyword)!;
 for (let r = 0; r < rounds; r++) {
   const result = await round(take());
   result.marks.forEach((marks, i) => samples.push({ marks, keyword: result.typed[i]! }));
   result.streams.forEach((arrivals, i) => streamed.push({ arrivals, keyword: result.fetched[i]! }));
   addRoundWindows(windows, result.snaps);
   // The server's own loop delay in the round, over IPC (--stamps): /metrics allocates ~1.5 MB an ask.
-  const lag = values.stamps ? await server.ask<{ max: number; p99: number }>({ loop: true }, "loop") : { max: NaN, p99: NaN };
+  const lag = values.stamps ? await server.ask<{ max: number }>({ loop: true }, "loop") : { max: NaN };
   perRound.push({
     startedAt: Math.min(...result.fetched.map((k) => sentAt.get(k)!)),
-    fromTheWire: result.streams.map((arrivals, i) => {
-      const delay = headersWrittenAt.get(result.fetched[i]!)! - sentAt.get(result.fetched[i]!)!;
-      return Object.fromEntries(Object.entries(arrivals).map(([code, at]) => [code, at - delay]));
-    }),
+    fromTheWire: result.streams.map((arrivals, i) => Object.fromEntries(Object.entries(arrivals).map(([code, at]) => [code, at - writeDelay(result.fetched[i]!)]))),
     painted: result.marks.map((m) => Object.fromEntries([["local", since(m, "search-first-results")], ...sites.map(({ code }) => [code, since(m, `search-source:${code}`)])])),
     serverLoopMax: lag.max - 10,
     benchLoopMax: windows[WINDOWS[0]![0]]!.at(-1)!.benchLoopMax!,
@@ -321,10 +320,9 @@ for (const { code, latency } of sites) {
   const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! }));
   row(`fetch: ${code}'s event arrived`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
 }
-// The same events from when this process's client wrote each request's headers rather than from
-// the fetch() call: in a burst the bench's own loop writes the 15th request tens of ms after the
-// call (its queue, not the server's); a visitor's browser sends its one request at once.
-const writeDelay = (keyword: string) => headersWrittenAt.get(keyword)! - sentAt.get(keyword)!;
+// The same events from when the fetch clients had written each request rather than from their
+// call: in a burst one process writes fifteen requests, the last a little after its call (its
+// queue, not the server's); a visitor's browser sends its one request at once.
 row("fetch from the wire: 本站", streamed.map((s) => s.arrivals.local! - writeDelay(s.keyword)), FIRST_PAINT_BUDGET_MS);
 for (const { code, latency } of sites) {
   const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! - writeDelay(s.keyword) }));

@@ -103,7 +103,7 @@ if (values.stamps) {
     if (m.stamps) process.send?.({ stamps });
     // This process's event-loop delay since the last ask (ms, the 10 ms resolution included): cheaper than /metrics.
     if (m.loop) {
-      process.send?.({ loop: { max: loop.max / 1e6, p99: loop.percentile(99) / 1e6 } });
+      process.send?.({ loop: { max: loop.max / 1e6 } });
       loop.reset();
     }
   });

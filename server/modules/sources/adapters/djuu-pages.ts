@@ -1,7 +1,7 @@
 import type { AnyNode, Element } from "domhandler";
 import { findAll, findOne, textContent } from "domutils";
 import { parseDocument } from "htmlparser2";
-import { loadPage } from "../parsers/html.js";
+import { loadPage, squashedText } from "../parsers/html.js";
 import { absoluteUrl } from "../normalise.js";
 
 /**
@@ -44,7 +44,6 @@ function imageOf(img: Element | null, pageUrl: string): string | null {
   return src ? absoluteUrl(src, pageUrl) : null;
 }
 
-const squash = (text: string) => text.replace(/\s+/gu, " ").trim();
 const isTag = (node: AnyNode): node is Element => node.type === "tag";
 const isImage = (node: AnyNode): node is Element => isTag(node) && node.name === "img";
 /** The first image inside an element, in document order. */
@@ -73,10 +72,10 @@ export function readListPage(html: string, pageUrl: string): ListPage {
     if (!href.includes("/play/")) continue;
     const id = PLAY_PATH.exec(href)?.[1];
     if (!id) continue;
-    const title = squash(a.attribs.title ?? textContent(a));
+    const title = squashedText(a.attribs.title ?? textContent(a));
     const row = rowOf(a);
     const cover = imageOf(firstImage(a), pageUrl) ?? (row ? imageOf(firstImage(row), pageUrl) : null);
-    const cells = row?.name === "tr" ? row.children.filter((cell): cell is Element => isTag(cell) && cell.name === "td").map((td) => squash(textContent(td))) : [];
+    const cells = row?.name === "tr" ? row.children.filter((cell): cell is Element => isTag(cell) && cell.name === "td").map((td) => squashedText(textContent(td))) : [];
     const seen = byId.get(id);
     // A card often links the same item twice (cover and name): one item, the best of both.
     if (seen) {
@@ -120,7 +119,7 @@ export function readMusicScript(html: string): Record<string, string> | null {
 
 export function readPlayPage(html: string, pageUrl: string): PlayPage {
   const $ = loadPage(html);
-  const heading = $("h1").first().text().replace(/\s+/gu, " ").trim() || null;
+  const heading = squashedText($("h1").first().text()) || null;
   const coverSrc = $(".play_background > img").first().attr("src") ?? $("#mcover").attr("src") ?? null;
   return { heading, music: readMusicScript(html) ?? {}, cover: coverSrc ? absoluteUrl(coverSrc, pageUrl) : null };
 }
