@@ -12,6 +12,8 @@ export interface RoundTimes {
   fromTheWire: Record<string, number>[];
   /** The Chromium page's marks from its search request (ms), by source code. */
   painted: Record<string, number>[];
+  /** When each page's search left after the round's first fetched one (ms): in the burst, or after it. */
+  pageSentAfter: number[];
   /** The server's event-loop delay max in the round (ms; its own monitor, over IPC, with --stamps; else NaN). */
   serverLoopMax: number;
   /** The bench process's (Playwright's driver) event-loop delay max in the burst's first 200 ms (ms). */
@@ -31,9 +33,20 @@ export function roundRows(rounds: RoundTimes[], fastest: string, gc?: { at: numb
       "本站 from the wire p50 / max": both(wire("local")),
       [`${fastest} from the wire p50 / max`]: both(wire(fastest)),
       [`Chromium 本站 / ${fastest}`]: r.painted.map((m) => `${f(m.local!)} / ${f(m[fastest]!)}`).join(", "),
+      "page sent after the first fetched, ms": r.pageSentAfter.map(f).join(", "),
       "server loop max ms": f(r.serverLoopMax),
       "driver loop max ms (0-200)": f(r.benchLoopMax),
       ...(pauses ? { "server GC ms (0-200)": pauses.join(", ") } : {}),
     };
   });
+}
+
+/** The page alone (its searches with nothing else in flight): each source's paint p50 / max, from its `search-request` mark. */
+export function aloneLine(alone: Record<string, number>[], siteCodes: string[]): string {
+  return ["local", ...siteCodes]
+    .map((code) => {
+      const ms = alone.map((m) => m[code === "local" ? "search-first-results" : `search-source:${code}`]! - m["search-request"]!);
+      return `${code === "local" ? "本站" : code} ${f(quantile(ms, 0.5))} / ${f(Math.max(...ms))}`;
+    })
+    .join(", ");
 }

@@ -10,15 +10,17 @@
  * PGlite with the demo catalogue; each site is djuu's adapter on its own fixture site under its
  * own code (`serve.ts --djuu-sources`), with a 6 s timeout. The fixture sites (in a process of
  * their own, bench/fixture-sites.ts), the fetch clients (bench/stream-clients.ts, a process of their own) and Chromium run beside it. Each round starts `concurrent`
- * searches at the same moment: `pages` of them typed in Chromium pages (one browser), the others
- * streams fetched by the fetch clients. Every search is a new keyword (full pinyin drawn from the
+ * searches at the same moment: `pages` of them typed in Chromium pages (one browser) and sent
+ * with Enter, the others streams fetched by the fetch clients; each round's table says when the
+ * page's search left after the first fetched one (in the burst, not after it). Every search is a new keyword (full pinyin drawn from the
  * catalogue's search text: the catalogue finds it, and no kept answer serves it). Chromium times
  * are the page's `performance` marks (SearchPanel/SearchResults): `search-request` when the search
  * starts, `search-first-results` and `search-source:{code}` in the frame after each source's hits
  * were committed; fetch times are each `event: source`'s arrival.
  *
  * References, measured in the same run: each site's own time for the same search (its request's
- * arrival to its last byte), and the catalogue alone (`channelid=local`, one search at a time).
+ * arrival to its last byte), the catalogue alone (`channelid=local`, one search at a time), and
+ * the page alone (its search with nothing else in flight, after the warm-up).
  * CPU from /proc in windows of each round (the server's main thread and its other threads, this
  * process, Chromium), and both processes' event-loop delay: which of them the time went to.
  * `--profile dir`: the server runs with `--cpu-prof` (NODE_OPTIONS) and writes its profile there on exit;
@@ -47,7 +49,7 @@ import type { FixtureAnswered, FixtureSitesInput } from "./fixture-sites.js";
 import type { StreamedSearch, StreamSearch } from "./stream-clients.js";
 import { p50p95, quantile } from "./quantile.js";
 import { pathToTheSites, type SearchStamps } from "./search-stamps.js";
-import { roundRows, type RoundTimes } from "./search-rounds.js";
+import { aloneLine, roundRows, type RoundTimes } from "./search-rounds.js";
 import { descendants } from "./proc-cpu.js";
 import { addRoundWindows, cpuSampler, cpuTable, WINDOWS, type Snap } from "./search-cpu.js";
 
@@ -131,10 +133,12 @@ const server = await startBenchServer(
 );
 const url = server.base;
 
+// The pages' reference: this many searches of theirs with nothing else in flight, after the warm-up.
+const ALONE = 3;
 // Full pinyin words of the catalogue: each found by the catalogue, none asked twice.
 const texts = server.target.searchSamples;
 const words = [...new Set(texts.flatMap((t) => t.split(" ").filter((w) => /^[a-z]{6,16}$/.test(w))))].sort(() => Math.random() - 0.5);
-if (words.length < (rounds + 2) * concurrent + 20) throw new Error(`only ${words.length} keywords`);
+if (words.length < (rounds + 2) * concurrent + 20 + ALONE * pageCount) throw new Error(`only ${words.length} keywords`);
 
 /** When each fetched stream was sent (performance.now()), by keyword. */
 const sentAt = new Map<string, number>();
@@ -226,7 +230,10 @@ async function round(keywords: string[]) {
   const timers = WINDOWS.flatMap(([, from, to]) => [from, to]).filter((t) => t > 0).map((t) => setTimeout(() => snaps.set(t, snap()), t));
   const [marks, streams] = await Promise.all([
     (async () => {
-      await Promise.all(pages.map((p) => p.getByRole("search").getByRole("button", { name: "搜索" }).click()));
+      // Enter in the keyword box, as most people search: a click first waits for the button to be
+      // still over two animation frames (Playwright's actionability, in Chromium at --client-nice),
+      // which sent the page's search 40-200 ms after the fetched ones, when their burst was over.
+      await Promise.all(pages.map((p) => p.keyboard.press("Enter")));
       // Waits without polling: Playwright's waits evaluate their check in every animation frame,
       // which kept the renderer drawing frames through the measured burst, on the same two cores
       // as the server. The page tells when its last mark is set (in the frame after the last commit).
@@ -248,9 +255,17 @@ async function round(keywords: string[]) {
 
 const take = () => words.slice(next, (next += concurrent));
 // Warm-up: JIT, the pages' first search, and the sources' kept-alive sockets (the second round still opens some).
+// Between the two, the page alone: what painting takes here with no other search in flight (the
+// rows' reference). Before the second: the sources' sockets idle meanwhile time out, and a first
+// measured round after it opened sixty anew (s50 ~70 ms late as a whole).
+const alone: Marks[] = [];
 for (let i = 0; i < 2; i++) {
   await round(take());
   await new Promise((r) => setTimeout(r, 500));
+  for (let j = 0; i === 0 && j < ALONE; j++) {
+    alone.push(...(await round(words.slice(next, (next += pageCount)))).marks);
+    await new Promise((r) => setTimeout(r, 300));
+  }
 }
 
 const metricsLag = async () => {
@@ -281,6 +296,10 @@ for (let r = 0; r < rounds; r++) {
     startedAt: Math.min(...result.fetched.map((k) => sentAt.get(k)!)),
     fromTheWire: result.streams.map((arrivals, i) => Object.fromEntries(Object.entries(arrivals).map(([code, at]) => [code, at - writeDelay(result.fetched[i]!)]))),
     painted: result.marks.map((m) => Object.fromEntries([["local", since(m, "search-first-results")], ...sites.map(({ code }) => [code, since(m, `search-source:${code}`)])])),
+    // When each page's search left (its `search-request`, on its own clock) after the first fetched one.
+    pageSentAfter: await Promise.all(
+      pages.map(async (p, i) => (await p.evaluate(() => performance.timeOrigin)) + result.marks[i]!["search-request"]! - (performance.timeOrigin + Math.min(...result.fetched.map((k) => sentAt.get(k)!)))),
+    ),
     serverLoopMax: lag.max - 10,
     benchLoopMax: windows[WINDOWS[0]![0]]!.at(-1)!.benchLoopMax!,
   });
@@ -372,6 +391,7 @@ console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${roun
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
 console.log(`scheduling (Linux autogroups): the server's session ${autogroupOf(server.pid)}, this process's (Playwright's driver) ${autogroupOf(process.pid)}, the fetch clients' ${autogroupOf(clientsProcess.pid!)}, Chromium's ${autogroupOf(chromiumPid)}, the fixture sites' ${autogroupOf(sitesProcess.pid!)}`);
 console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
+console.log(`reference: the page alone (${alone.length} searches with nothing else in flight), painted p50 / max ms: ${aloneLine(alone, sites.map((x) => x.code))}`);
 console.table(rows);
 if (streamed.length > 0) {
   console.log("fetched searches, ms after the stream was sent: each site's first request, the one it answers after its latency; the event's arrival after that answer's last byte");
