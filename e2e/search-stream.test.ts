@@ -144,11 +144,32 @@ describe("the streamed home search", () => {
     await page.close();
   });
 
-  it("falls back to the merged answer where the browser has no EventSource", async () => {
+  it("keeps what arrived when the stream breaks, and names the sources still out as failed", async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: "zh-CN" });
+    const asked: string[] = [];
+    page.on("request", (req) => asked.push(new URL(req.url()).pathname));
+    // 本站's event, then the connection ends without `done`.
+    const first = { source: "local", name: "本站", list: [], total: 0, capped: false, sources: [{ source: "local", name: "本站" }, { source: "vvvdj", name: "清风DJ" }] };
+    await page.route("**/api/forntend/indexsearch/stream?*", (route) =>
+      route.fulfill({ status: 200, contentType: "text/event-stream; charset=utf-8", body: `retry: 3000\n\nevent: source\ndata: ${JSON.stringify(first)}\n\n` }),
+    );
+    await page.goto(`${server.url}/`);
+    await hydrated(page);
+    const box = page.getByRole("search");
+    await box.getByLabel("搜索关键词").fill("断线");
+    await box.getByRole("button", { name: "搜索" }).click();
+    await expect.poll(() => state(page, "vvvdj").textContent()).toBe("清风DJ 失败");
+    expect(await state(page, "local").textContent()).toBe("本站 0 条结果");
+    await page.getByText("清风DJ 暂时无法访问，请稍后再试").waitFor();
+    expect(asked).not.toContain("/api/forntend/indexsearch");
+    await page.close();
+  });
+
+  it("falls back to the merged answer where the browser cannot read a body as it arrives", async () => {
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: "zh-CN" });
     await page.addInitScript(() => {
       // @ts-expect-error an old browser
-      delete window.EventSource;
+      delete window.TextDecoderStream;
     });
     const asked: string[] = [];
     page.on("request", (req) => asked.push(new URL(req.url()).pathname));

@@ -1,7 +1,7 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { showDefaultCover } from "../../lib/default-cover";
 import { DEFAULT_COVER } from "@contracts/player-texts";
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
@@ -75,23 +75,40 @@ function SourceStates({ sources }: { sources: SourceState[] }) {
 }
 
 /**
- * `search-source:{code}` when a source's hits have painted (the frame after the commit), and
- * `search-first-results` for the first: the bench and the e2e test read them.
+ * `search-source:{code}` when a source's hits have painted, and `search-first-results` for the
+ * first: the bench and the e2e test read them. Set right after the frame that paints the commit
+ * (afterNextPaint): a passive effect's animation frame was that frame's when React ran the effect
+ * before it, but the next one (~16 ms late) when React ran it after the paint.
  */
 function usePaintMarks(query: ShownSearch["query"], sources: SourceState[] | null) {
   const marked = useRef<{ query: ShownSearch["query"] | null; codes: Set<string> }>({ query: null, codes: new Set() });
-  useEffect(() => {
+  useBrowserLayoutEffect(() => {
     if (!sources) return;
     if (marked.current.query !== query) marked.current = { query, codes: new Set() };
     const fresh = sources.filter((s) => s.state !== "searching" && !marked.current.codes.has(s.source));
     if (fresh.length === 0) return;
     const first = marked.current.codes.size === 0;
     for (const s of fresh) marked.current.codes.add(s.source);
-    requestAnimationFrame(() => {
+    afterNextPaint(() => {
       if (first) performance.mark("search-first-results");
       for (const s of fresh) performance.mark(`search-source:${s.source}`);
     });
   }, [query, sources]);
+}
+
+// A layout effect runs after the DOM changed and before the browser paints; the server has none.
+const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+/** Calls back once the next frame has been painted: its animation frame, then a task after that frame's rendering. */
+function afterNextPaint(callback: () => void) {
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      callback();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 /** A site's cover that does not load (moved, hot-link refused) gives way to ours, once. */
