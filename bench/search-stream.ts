@@ -15,8 +15,8 @@
  * page's search left after the first fetched one (in the burst, not after it). Every search is a new keyword (full pinyin drawn from the
  * catalogue's search text: the catalogue finds it, and no kept answer serves it). Chromium times
  * are the page's `performance` marks (SearchPanel/SearchResults): `search-request` when the search
- * starts, `search-first-results` and `search-source:{code}` in the frame after each source's hits
- * were committed; fetch times are each `event: source`'s arrival.
+ * starts, `search-first-results` and `search-source:{code}` right after the frame that paints each
+ * source's hits; fetch times are each `event: source`'s arrival.
  *
  * References, measured in the same run: each site's own time for the same search (its request's
  * arrival to its last byte), the catalogue alone (`channelid=local`, one search at a time), and
