@@ -41,3 +41,24 @@ describe("a plugin's CPU time", () => {
     }
   });
 });
+
+describe("plugins' engines", () => {
+  it("share QuickJS's compiled code, never a memory: each has a heap of its own", async () => {
+    const hooks = { fetch: () => Promise.reject(new Error("no network here")), log: () => {} };
+    const plugin = `module.exports = { platform: "mem", version: "1.0.0", search() { globalThis.kept = "x".repeat(20 * 1024 * 1024); return { isEnd: true, data: [] }; } };`;
+    const [a, b] = await Promise.all([1, 2].map(async () => (await PluginInstance.create(plugin, {}, limits, hooks)).instance));
+    // The emscripten module behind each engine: its memory is the plugin's whole heap.
+    const heapOf = (instance: PluginInstance) => (instance["module"] as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8;
+    try {
+      expect(heapOf(a!).buffer).not.toBe(heapOf(b!).buffer);
+      const before = heapOf(b!).byteLength;
+      await a!.call("search", ["夜曲", 1, "music"]);
+      // One plugin's heap growing leaves the other's as it was.
+      expect(heapOf(a!).byteLength).toBeGreaterThan(before);
+      expect(heapOf(b!).byteLength).toBe(before);
+    } finally {
+      a!.dispose();
+      b!.dispose();
+    }
+  });
+});

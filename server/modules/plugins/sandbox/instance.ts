@@ -1,7 +1,9 @@
-import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from "quickjs-emscripten-core";
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import iconv from "iconv-lite";
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { decodeBody } from "../../sources/fetch/decode.js";
 import { DomBridge } from "./dom-bridge.js";
 import { isSandboxLibrary, librarySource } from "./libraries.js";
@@ -13,6 +15,17 @@ import type { FetchAnswer, GuestFetchRequest, SandboxFailureKind, SandboxLimits 
  * memory limit (QuickJS's allocator), a stack limit and a CPU budget per call (the interrupt
  * handler). The plugin reaches the world only through the functions of `__host` made here.
  */
+
+/**
+ * QuickJS's WebAssembly, compiled once per thread. Each instance is still a new instance of it,
+ * with a memory of its own; what is shared is the compiled code, which V8 would otherwise compile
+ * for every plugin loaded and free with it (that churn of WebAssembly code is what nodejs/node#64500
+ * aborts in: docs/decisions/0068).
+ */
+let compiledQuickJS: Promise<WebAssembly.Module> | undefined;
+const quickJS = newVariant(variant, {
+  wasmModule: () => (compiledQuickJS ??= readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm")).then((bytes) => WebAssembly.compile(bytes))),
+});
 
 const GUEST_FILES = ["prelude.js", "url.js", "axios.js", "cheerio.js"];
 const guestSources = GUEST_FILES.map((name) => ({ name, source: readFileSync(new URL(`./guest/${name}`, import.meta.url), "utf8") }));
@@ -92,7 +105,7 @@ export class PluginInstance {
 
   static async create(code: string, variables: Record<string, string>, limits: SandboxLimits, hooks: InstanceHooks): Promise<{ instance: PluginInstance; exports: Record<string, unknown> }> {
     const instance = new PluginInstance(limits, hooks);
-    instance.module = await newQuickJSWASMModuleFromVariant(variant);
+    instance.module = await newQuickJSWASMModuleFromVariant(quickJS);
     instance.runtime = instance.module.newRuntime();
     instance.runtime.setMemoryLimit(limits.memoryBytes);
     instance.runtime.setMaxStackSize(limits.stackBytes);
