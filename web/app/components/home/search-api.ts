@@ -72,8 +72,7 @@ export function failedSourcesNotice(data: Pick<SearchResult, "errors" | "list">,
   return `${names.join("、")} 暂时无法访问，${data.list.length ? "已显示其他来源的结果" : "请稍后再试"}`;
 }
 
-/** Where the browser can follow the streamed search (ADR 0050); elsewhere the merged answer. */
-/** A fetched body read as it arrives (every browser from 2022 on); elsewhere the merged answer. */
+/** Where the browser can follow the streamed search (ADR 0050): a fetched body read as it arrives (every browser from 2022 on); elsewhere the merged answer. */
 export const canStream = () => typeof ReadableStream !== "undefined" && typeof TextDecoderStream !== "undefined";
 
 export interface StreamHandlers {
