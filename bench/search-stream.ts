@@ -12,8 +12,8 @@
  * their own, bench/fixture-sites.ts), the fetch clients (bench/stream-clients.ts, a process of their own) and Chromium run beside it. Each round starts `concurrent`
  * searches at the same moment: `pages` of them typed in Chromium pages (one browser) and sent
  * with Enter, the others streams fetched by the fetch clients; each round's table says when the
- * page's search left after the first fetched one (in the burst, not after it). Every search is a new keyword (full pinyin drawn from the
- * catalogue's search text: the catalogue finds it, and no kept answer serves it). Chromium times
+ * page's search left after the first fetched one (in the burst, not after it). Every search is a
+ * new keyword (full pinyin drawn from the catalogue's search text: the catalogue finds it, and no kept answer serves it). Chromium times
  * are the page's `performance` marks (SearchPanel/SearchResults): `search-request` when the search
  * starts, `search-first-results` and `search-source:{code}` right after the frame that paints each
  * source's hits; fetch times are each `event: source`'s arrival.
@@ -292,14 +292,13 @@ for (let r = 0; r < rounds; r++) {
   addRoundWindows(windows, result.snaps);
   // The server's own loop delay in the round, over IPC (--stamps): /metrics allocates ~1.5 MB an ask.
   const lag = values.stamps ? await server.ask<{ max: number }>({ loop: true }, "loop") : { max: NaN };
+  const startedAt = Math.min(...result.fetched.map((k) => sentAt.get(k)!));
   perRound.push({
-    startedAt: Math.min(...result.fetched.map((k) => sentAt.get(k)!)),
+    startedAt,
     fromTheWire: result.streams.map((arrivals, i) => Object.fromEntries(Object.entries(arrivals).map(([code, at]) => [code, at - writeDelay(result.fetched[i]!)]))),
     painted: result.marks.map((m) => Object.fromEntries([["local", since(m, "search-first-results")], ...sites.map(({ code }) => [code, since(m, `search-source:${code}`)])])),
     // When each page's search left (its `search-request`, on its own clock) after the first fetched one.
-    pageSentAfter: await Promise.all(
-      pages.map(async (p, i) => (await p.evaluate(() => performance.timeOrigin)) + result.marks[i]!["search-request"]! - (performance.timeOrigin + Math.min(...result.fetched.map((k) => sentAt.get(k)!)))),
-    ),
+    pageSentAfter: await Promise.all(pages.map(async (p, i) => (await p.evaluate(() => performance.timeOrigin)) + result.marks[i]!["search-request"]! - (performance.timeOrigin + startedAt))),
     serverLoopMax: lag.max - 10,
     benchLoopMax: windows[WINDOWS[0]![0]]!.at(-1)!.benchLoopMax!,
   });

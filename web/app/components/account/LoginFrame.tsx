@@ -1,8 +1,6 @@
-import { useEffect, useLayoutEffect } from "react";
+import { useEffect } from "react";
+import { useBrowserLayoutEffect } from "../../lib/use-browser-layout-effect";
 import styles from "./login-frame.module.css";
-
-// useLayoutEffect warns when rendered on the server; the frame's effect is a browser matter only.
-const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 /**
  * The login dialog's frame while its code loads: the same place, width and tabs, with a

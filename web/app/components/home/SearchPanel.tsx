@@ -17,9 +17,9 @@ const TYPES = [
  * and sends nothing; results show 5 a page with a pager only past one page. `sites` (the home
  * answer's site list) names and pictures the sources of hits and of failures.
  *
- * Where the browser reads a fetched body as it arrives, the search is streamed (ADR 0050): 本站's hits show at once
- * and each site's are appended as it answers; elsewhere, or when the stream is refused before
- * its first event, the merged answer of GET /api/forntend/indexsearch.
+ * Where the browser reads a fetched body as it arrives, the search is streamed (ADR 0050):
+ * 本站's hits show at once and each site's are appended as it answers; elsewhere, or when the
+ * stream is refused before its first event, the merged answer of GET /api/forntend/indexsearch.
  */
 export function SearchPanel({ channels, sites = [] }: { channels: SearchChannel[]; sites?: readonly KnownSite[] }) {
   const message = useSiteMessage();

@@ -1,7 +1,8 @@
 import type { CatalogueItem } from "@contracts/catalogue-item";
 import { showDefaultCover } from "../../lib/default-cover";
+import { useBrowserLayoutEffect } from "../../lib/use-browser-layout-effect";
 import { DEFAULT_COVER } from "@contracts/player-texts";
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useRef } from "react";
 import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
@@ -95,9 +96,6 @@ function usePaintMarks(query: ShownSearch["query"], sources: SourceState[] | nul
     });
   }, [query, sources]);
 }
-
-// A layout effect runs after the DOM changed and before the browser paints; the server has none.
-const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 /** Calls back once the next frame has been painted: its animation frame, then a task after that frame's rendering. */
 function afterNextPaint(callback: () => void) {
