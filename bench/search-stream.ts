@@ -3,7 +3,14 @@
  * answering after 50, 300, 1000 and 3000 ms. Budgets: the first results paint within 200 ms of
  * the request, and each source's results within its own latency + 50 ms, with 16 searches at once.
  *
- *   npx tsx bench/search-stream.ts [--rounds 3] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--client-nice 10] [--fetch-nice -10] [--stamps]
+ *   npx tsx bench/search-stream.ts --arrivals poisson [--seconds 60] [--no-bare]   (the budget's load, ADR 0076)
+ *   npx tsx bench/search-stream.ts [--rounds 3] [--stamps]                           (bursts: the worst case)
+ *   common: [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--trace file] [--client-nice 10] [--fetch-nice -10]
+ *
+ * Two loads (ADR 0076). `--arrivals poisson`: `concurrent` searches in flight on average, arriving
+ * one by one at random (bench/search-steady.ts), the page searching again and again, every other
+ * turn in the bare page (bench/search-pages.ts), the Chromium rows' reference. `--arrivals burst`
+ * (default): rounds of `concurrent` searches started in the same millisecond.
  *
  * The server is the real app in its own process (bench/serve.ts built as `npm run build` builds the
  * server, run by plain Node with `npm run serve`'s flags and environment, the production web build, logging on as `npm start` logs, into a file), on
@@ -24,7 +31,8 @@
  * CPU from /proc in windows of each round (the server's main thread and its other threads, this
  * process, Chromium), and both processes' event-loop delay: which of them the time went to.
  * `--profile dir`: the server runs with `--cpu-prof` (NODE_OPTIONS) and writes its profile there on exit;
- * `--server-flags=--trace-gc`: more Node flags for the server alone.
+ * `--server-flags=--trace-gc`: more Node flags for the server alone. `--trace file`: Chromium's
+ * trace of the measured part, and the page's main thread per search (bench/chromium-trace.ts).
  *
  * Scheduling: Linux shares the cores between sessions (autogroups) before processes. The server
  * runs in a session of its own, as `npm start` does; Playwright starts Chromium in another; this
@@ -42,18 +50,19 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { hydrated, launchBrowser } from "../e2e/browser.js";
 import { ensureWebBuild } from "../e2e/web-server.js";
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
-import type { FixtureAnswered, FixtureSitesInput } from "./fixture-sites.js";
-import type { StreamedSearch, StreamSearch } from "./stream-clients.js";
+import { startFixtureSites, startStreamClients } from "./search-stream-peers.js";
 import { p50p95, quantile } from "./quantile.js";
 import { pathToTheSites, type SearchStamps } from "./search-stamps.js";
 import { aloneLine, roundRows, type RoundTimes } from "./search-rounds.js";
 import { descendants } from "./proc-cpu.js";
+import { accountRounds, startTrace } from "./chromium-trace.js";
+import { runSteady } from "./search-steady.js";
+import { bareSearch, openBarePage, submitAndWait, typeKeyword, type Marks } from "./search-pages.js";
 import { addRoundWindows, cpuSampler, cpuTable, WINDOWS, type Snap } from "./search-cpu.js";
 
 const { values } = parseArgs({
+  allowNegative: true,
   options: {
     rounds: { type: "string", default: "3" },
     concurrent: { type: "string", default: "16" },
@@ -76,6 +85,15 @@ const { values } = parseArgs({
     "sites-nice": { type: "string", default: "-10" },
     // The server records when it read each stream and asked each site (bench/search-stamps.ts).
     stamps: { type: "boolean", default: false },
+    // Chromium's trace of the measured rounds into this file, and the page's main thread per round (bench/chromium-trace.ts).
+    trace: { type: "string" },
+    // burst: each round starts `concurrent` searches in the same millisecond (the worst case);
+    // poisson: `concurrent` searches in flight on average, arriving one by one (bench/search-steady.ts).
+    arrivals: { type: "string", default: "burst" },
+    // --arrivals poisson: how long the steady load runs.
+    seconds: { type: "string", default: "60" },
+    // --arrivals poisson: every other search of the page's turn goes to a bare page (bench/search-pages.ts), the Chromium rows' reference (--no-bare: none).
+    bare: { type: "boolean", default: true },
   },
 });
 const rounds = Number(values.rounds);
@@ -84,6 +102,8 @@ const pageCount = Math.min(Number(values.pages), concurrent);
 const LATENCIES = [50, 300, 1000, 3000];
 const FIRST_PAINT_BUDGET_MS = 200;
 const SOURCE_BUDGET_MS = 50;
+/** The slowest site's code: once its results painted, a page's search is over. */
+const LAST_SOURCE = `s${Math.max(...LATENCIES)}`;
 const loadAvg = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 const loadAtStart = loadAvg();
 
@@ -91,32 +111,12 @@ const dataDir = (process.env.DATA_DIR ??= await mkdtemp(path.join(os.tmpdir(), "
 ensureWebBuild();
 
 // Four sites, each answering every search after its latency, in a process and a session of their
-// own (bench/fixture-sites.ts) above the load (`--sites-nice`): they stand for other machines.
-// Each keeps, by keyword, when the request arrived and its own time from there to its last byte
-// (the reference for the server's part).
+// own above the load (`--sites-nice`): they stand for other machines (bench/search-stream-peers.ts).
 // `--via page` (default): djuu's adapter asks the app API first, the fixture answers it 404 at once,
 // and the adapter reads the search page (the page parse, two requests a search). `--via api`: the
 // fixture answers the app API (JSON) after the latency, as djuu's own API does (one request).
 const viaApi = values.via === "api";
-const sitesProcess = fork(fileURLToPath(new URL("./fixture-sites.ts", import.meta.url)), [JSON.stringify({ latencies: LATENCIES, viaApi } satisfies FixtureSitesInput)], {
-  execArgv: ["--import", "tsx"],
-  detached: true,
-});
-type TimesByKeyword = Map<string, number>;
-const sites: { code: string; latency: number; url: string; firstAt: TimesByKeyword; arrivedAt: TimesByKeyword; served: TimesByKeyword }[] = await new Promise((resolve, reject) => {
-  sitesProcess.once("exit", (code) => reject(new Error(`the fixture sites exited (${code})`)));
-  sitesProcess.once("message", ({ ready }: { ready: { code: string; latency: number; url: string }[] }) =>
-    resolve(ready.map((r) => ({ ...r, firstAt: new Map(), arrivedAt: new Map(), served: new Map() }))),
-  );
-});
-sitesProcess.on("message", (m: FixtureAnswered | { ready: unknown }) => {
-  if (!("keyword" in m)) return;
-  const site = sites.find((s) => s.code === m.code)!;
-  // Onto this process's performance.now() scale (each process has its own time origin).
-  site.firstAt.set(m.keyword, m.firstAt - performance.timeOrigin);
-  site.arrivedAt.set(m.keyword, m.arrivedAt - performance.timeOrigin);
-  site.served.set(m.keyword, m.servedMs);
-});
+const { sites, process: sitesProcess } = await startFixtureSites(LATENCIES, viaApi);
 
 const logFile = path.join(dataDir, "server.log");
 const djuuSources = Object.fromEntries(sites.map((s) => [s.code, { baseUrl: s.url, timeoutMs: 6_000 }]));
@@ -139,35 +139,14 @@ const ALONE = 3;
 const texts = server.target.searchSamples;
 const words = [...new Set(texts.flatMap((t) => t.split(" ").filter((w) => /^[a-z]{6,16}$/.test(w))))].sort(() => Math.random() - 0.5);
 if (words.length < (rounds + 2) * concurrent + 20 + ALONE * pageCount) throw new Error(`only ${words.length} keywords`);
+// The steady load's keywords: two neighbouring words of an item's search text (found, none asked twice).
+const pairs = [...new Set(texts.flatMap((t) => t.split(" ").flatMap((w, i, all) => (i > 0 && /^[a-z]{2,16}$/.test(w) && /^[a-z]{2,16}$/.test(all[i - 1]!) ? [`${all[i - 1]} ${w}`] : []))))].sort(() => Math.random() - 0.5);
+const steady = values.arrivals === "poisson";
+if (!steady && values.arrivals !== "burst") throw new Error("--arrivals is burst or poisson");
 
-/** When each fetched stream was sent (performance.now()), by keyword. */
-const sentAt = new Map<string, number>();
-/** When the fetch clients had written each stream's request to its socket (performance.now()), by keyword. */
-const headersWrittenAt = new Map<string, number>();
-// The fetch clients: a process of their own (bench/stream-clients.ts), in a session of its own.
-const clientsProcess = fork(fileURLToPath(new URL("./stream-clients.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], detached: true });
-await new Promise<void>((resolve, reject) => {
-  clientsProcess.once("exit", (code) => reject(new Error(`the fetch clients exited (${code})`)));
-  clientsProcess.once("message", () => resolve());
-});
-const streamWaiters = new Map<string, (streamed: StreamedSearch) => void>();
-clientsProcess.on("message", (m: { streamed?: StreamedSearch }) => m.streamed && streamWaiters.get(m.streamed.keyword)?.(m.streamed));
-/** Wall clock (another process's times) on this process's performance.now() scale. */
-const fromWall = (wallMs: number) => wallMs - performance.timeOrigin;
-
-/** One streamed search: when each source's event arrived (ms after the search was sent), by source code. */
-async function streamOne(keyword: string, query = ""): Promise<Record<string, number>> {
-  const search: StreamSearch = { url: `${url}/api/forntend/indexsearch/stream?keyword=${encodeURIComponent(keyword)}&limit=5${query}`, keyword, from: benchClientAddress() };
-  const streamed = await new Promise<StreamedSearch>((resolve) => {
-    streamWaiters.set(keyword, resolve);
-    clientsProcess.send({ search });
-  });
-  streamWaiters.delete(keyword);
-  if (streamed.error) throw new Error(`stream of ${keyword}: ${streamed.error}`);
-  sentAt.set(keyword, fromWall(streamed.sentAt));
-  headersWrittenAt.set(keyword, fromWall(streamed.writtenAt));
-  return streamed.arrivals;
-}
+// The fetch clients: a process of their own, in a session of its own (bench/search-stream-peers.ts).
+const clients = await startStreamClients(url);
+const { sentAt, headersWrittenAt, streamOne, process: clientsProcess } = clients;
 
 // The catalogue's own time through the same route, one search at a time.
 let next = 0;
@@ -183,6 +162,8 @@ for (const p of pages) {
   await p.goto(`${url}/`);
   await hydrated(p);
 }
+const barePage = values.bare ? await browser.newPage({ viewport: { width: 1366, height: 900 }, extraHTTPHeaders: { "x-forwarded-for": benchClientAddress() } }) : undefined;
+if (barePage) await openBarePage(barePage, url);
 
 // This process's event-loop delay: a late fetch client would be counted as the server's time.
 const benchLoop = monitorEventLoopDelay({ resolution: 10 }); // per window (reset by each snapshot)
@@ -207,42 +188,15 @@ if (autogroupOf(process.pid) !== "none") {
 if (autogroupOf(sitesProcess.pid!) !== "none") writeFileSync(`/proc/${sitesProcess.pid}/autogroup`, values["sites-nice"]!);
 const snap = cpuSampler({ server: server.pid, clients: clientsProcess.pid!, chromium, sites: sitesProcess.pid! }, benchLoop);
 
-type Marks = Record<string, number>;
 
-/** In the page: resolves once a performance mark of that name exists (a PerformanceObserver, no polling). */
-// No named inner functions: tsx would wrap them in a helper that the page does not have.
-function lastMarkSet(name: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (performance.getEntriesByName(name, "mark").length > 0) return resolve();
-    const observer = new PerformanceObserver(() => {
-      if (performance.getEntriesByName(name, "mark").length === 0) return;
-      observer.disconnect();
-      resolve();
-    });
-    observer.observe({ type: "mark" });
-  });
-}
 /** One round: every page and every fetched stream searches at once, each a new keyword. */
 async function round(keywords: string[]) {
   const typed = keywords.slice(0, pageCount);
-  await Promise.all(pages.map((p, i) => p.getByLabel("搜索关键词").fill(typed[i]!)));
+  await Promise.all(pages.map((p, i) => typeKeyword(p, typed[i]!)));
   const snaps = new Map<number, Snap>([[0, snap()]]);
   const timers = WINDOWS.flatMap(([, from, to]) => [from, to]).filter((t) => t > 0).map((t) => setTimeout(() => snaps.set(t, snap()), t));
   const [marks, streams] = await Promise.all([
-    (async () => {
-      // Enter in the keyword box, as most people search: a click first waits for the button to be
-      // still over two animation frames (Playwright's actionability, in Chromium at --client-nice),
-      // which sent the page's search 40-200 ms after the fetched ones, when their burst was over.
-      await Promise.all(pages.map((p) => p.keyboard.press("Enter")));
-      // Waits without polling: Playwright's waits evaluate their check in every animation frame,
-      // which kept the renderer drawing frames through the measured burst, on the same two cores
-      // as the server. The page tells when its last mark is set (in the frame after the last commit).
-      await Promise.all(pages.map((p) => p.evaluate(lastMarkSet, "search-source:s3000")));
-      for (const [i, p] of pages.entries()) {
-        if (!(await p.getByText(`“${typed[i]}” 找到`).isVisible())) throw new Error(`the page shows no results for ${typed[i]}`);
-      }
-      return Promise.all(pages.map((p) => p.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])))));
-    })(),
+    Promise.all(pages.map((p, i) => submitAndWait(p, typed[i]!, LAST_SOURCE))),
     Promise.all(keywords.slice(pageCount).map((k) => streamOne(k))),
   ]);
   // The last window closes before the round ends (its burst's CPU is counted whole).
@@ -276,6 +230,7 @@ const metricsLag = async () => {
 await metricsLag(); // prom-client's histogram resets when read
 if (values.stamps) await server.ask({ loop: true }, "loop"); // and the server's own monitor (it ran through the start)
 benchLoopAll.enable();
+if (values.trace) await startTrace(browser, pages[0]!);
 const cpuAtStart = snap();
 
 const samples: { marks: Marks; keyword: string }[] = [];
@@ -285,7 +240,22 @@ const perRound: RoundTimes[] = [];
 const since = (m: Marks, name: string) => m[name]! - m["search-request"]!;
 // From the fetch clients' call to their request's write: "from the wire" rows start after it.
 const writeDelay = (keyword: string) => headersWrittenAt.get(keyword)! - sentAt.get(keyword)!;
-for (let r = 0; r < rounds; r++) {
+let steadyLoad: Awaited<ReturnType<typeof runSteady>> | undefined;
+if (steady) {
+  let nextPair = 0;
+  steadyLoad = await runSteady({
+    seconds: Number(values.seconds),
+    inFlight: concurrent - pageCount + 1,
+    searchMs: Math.max(...LATENCIES) + 30,
+    nextKeyword: () => pairs[nextPair++] ?? (() => { throw new Error(`only ${pairs.length} keyword pairs`); })(),
+    streamOne,
+    pageSearch: async (keyword) => (await typeKeyword(pages[0]!, keyword), submitAndWait(pages[0]!, keyword, LAST_SOURCE)),
+    bareSearch: barePage ? (keyword) => bareSearch(barePage, keyword, LAST_SOURCE) : undefined,
+  });
+  samples.push(...steadyLoad.samples);
+  streamed.push(...steadyLoad.streamed);
+}
+for (let r = 0; r < (steady ? 0 : rounds); r++) {
   const result = await round(take());
   result.marks.forEach((marks, i) => samples.push({ marks, keyword: result.typed[i]! }));
   result.streams.forEach((arrivals, i) => streamed.push({ arrivals, keyword: result.fetched[i]! }));
@@ -305,6 +275,8 @@ for (let r = 0; r < rounds; r++) {
   await new Promise((r) => setTimeout(r, 500));
 }
 const cpuAtEnd = snap();
+const traced = values.trace ? await browser.stopTracing() : undefined;
+if (traced) writeFileSync(values.trace!, traced);
 benchLoop.disable();
 benchLoopAll.disable();
 const serverLag = await metricsLag();
@@ -346,11 +318,13 @@ for (const { code, latency } of sites) {
   const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! - writeDelay(s.keyword) }));
   row(`fetch from the wire: ${code}`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
 }
-const paintFirst = samples.map((s) => since(s.marks, "search-first-results"));
-row("Chromium: first results painted (本站)", paintFirst, FIRST_PAINT_BUDGET_MS, localRef(paintFirst));
-for (const { code, latency } of sites) {
-  const list = samples.map((s) => ({ keyword: s.keyword, ms: since(s.marks, `search-source:${code}`) }));
-  row(`Chromium: ${code}'s results painted`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
+for (const [who, list] of [["Chromium", samples], ["bare page (reference)", steadyLoad?.bareSamples ?? []]] as const) {
+  const paintFirst = list.map((s) => since(s.marks, "search-first-results"));
+  row(`${who}: first results painted (本站)`, paintFirst, FIRST_PAINT_BUDGET_MS, localRef(paintFirst));
+  for (const { code, latency } of sites) {
+    const painted = list.map((s) => ({ keyword: s.keyword, ms: since(s.marks, `search-source:${code}`) }));
+    row(`${who}: ${code}'s results painted`, painted.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, painted));
+  }
 }
 
 // Where the added time goes, per site, for the fetched searches (ms after the stream was sent): its
@@ -376,6 +350,7 @@ const steps = Object.fromEntries(
 const stamps = values.stamps ? await server.ask<SearchStamps>({ stamps: true }, "stamps") : undefined;
 const pathRows =
   stamps &&
+  !steady &&
   pathToTheSites({
     rounds: Array.from({ length: rounds }, (_, r) => streamed.slice(r * (concurrent - pageCount), (r + 1) * (concurrent - pageCount)).map((x) => x.keyword)),
     sentAt,
@@ -386,26 +361,34 @@ const pathRows =
 
 const logText = existsSync(logFile) ? await readFile(logFile, "utf8") : "";
 console.log(`sources: djuu's adapter through its ${viaApi ? "app API (one request a search)" : "search page (the app API answering 404 first)"}`);
-console.log(`${concurrent} searches at once (${pageCount} in Chromium) × ${rounds} rounds (after two warm-up rounds); catalogue ${values.suites} suites on ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite"}; ${os.cpus().length} cores`);
+const load = steady ? `${concurrent} searches in flight on average, arriving one by one (Poisson), for ${values.seconds} s` : `${concurrent} searches at once × ${rounds} rounds`;
+console.log(`${load} (${pageCount} in Chromium; after two warm-up rounds of ${concurrent} at once); catalogue ${values.suites} suites on ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite"}; ${os.cpus().length} cores`);
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAvg()} at the end`);
 console.log(`scheduling (Linux autogroups): the server's session ${autogroupOf(server.pid)}, this process's (Playwright's driver) ${autogroupOf(process.pid)}, the fetch clients' ${autogroupOf(clientsProcess.pid!)}, Chromium's ${autogroupOf(chromiumPid)}, the fixture sites' ${autogroupOf(sitesProcess.pid!)}`);
 console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 keywords): p50 ${f(quantile(localMs, 0.5))} ms, p95 ${f(quantile(localMs, 0.95))} ms; the sites: their own arrival-to-last-byte time for the same search ("added": the time beyond it, on the server, the wire, this process and the page)`);
 console.log(`reference: the page alone (${alone.length} searches with nothing else in flight), painted p50 / max ms: ${aloneLine(alone, sites.map((x) => x.code))}`);
+if (steadyLoad) {
+  const seen = steadyLoad.inFlightSeen;
+  const atPage = steadyLoad.samples.map((x) => x.inFlightAtRequest + 1);
+  console.log(`steady load (--arrivals poisson, ${values.seconds} s): searches in flight (the page's included) every 50 ms p50 ${quantile(seen, 0.5) + 1}, mean ${(seen.reduce((a, b) => a + b, 0) / seen.length + 1).toFixed(1)}, min ${Math.min(...seen) + 1}, max ${Math.max(...seen) + 1}; when the page searched: p50 ${quantile(atPage, 0.5)}, min ${Math.min(...atPage)}, max ${Math.max(...atPage)}; ${streamed.length} fetched and ${samples.length} page searches counted`);
+}
 console.table(rows);
 if (streamed.length > 0) {
   console.log("fetched searches, ms after the stream was sent: each site's first request, the one it answers after its latency; the event's arrival after that answer's last byte");
   console.table(steps);
 }
-console.log(`each round: the fetched streams' events from the wire and the page's marks (ms), and the worst event-loop delay of the server (the round) and of this process, Playwright's driver (its first 200 ms)`);
-console.table(roundRows(perRound, sites[0]!.code, stamps?.gc.map((p) => ({ ...p, at: p.at - performance.timeOrigin }))));
+if (!steady) {
+  console.log(`each round: the fetched streams' events from the wire and the page's marks (ms), and the worst event-loop delay of the server (the round) and of this process, Playwright's driver (its first 200 ms)`);
+  console.table(roundRows(perRound, sites[0]!.code, stamps?.gc.map((p) => ({ ...p, at: p.at - performance.timeOrigin }))));
+}
 if (pathRows) {
   console.log("a fetched stream's way to its sites, ms after it was sent (p50 / p95), and the server's time per search in a burst: --stamps");
   console.table(pathRows);
 }
-console.log(
+if (!steady) console.log(
   "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (Playwright's driver), the fetch clients, Chromium, the fixture sites",
 );
-console.table(cpuTable(windows));
+if (!steady) console.table(cpuTable(windows));
 const wall = cpuAtEnd.at - cpuAtStart.at;
 console.log(
   `all rounds (${(wall / 1000).toFixed(1)} s): server main ${((cpuAtEnd.serverMain - cpuAtStart.serverMain) / wall).toFixed(2)} cores (waited ${((cpuAtEnd.serverMainWaited - cpuAtStart.serverMainWaited) / wall).toFixed(2)}), other threads ${((cpuAtEnd.serverOthers - cpuAtStart.serverOthers) / wall).toFixed(2)}; bench ${((cpuAtEnd.bench - cpuAtStart.bench) / wall).toFixed(2)}; Chromium ${((cpuAtEnd.chromium - cpuAtStart.chromium) / wall).toFixed(2)}`,
@@ -415,6 +398,10 @@ console.log(
 );
 console.log(`server log (as npm start writes it, JSON): ${logText.split("\n").filter((l) => l.startsWith("{")).length} lines, ${Math.round(logText.length / 1024)} KB in ${logFile}`);
 
+if (traced) {
+  console.log(`the page's main thread from its search to each paint mark, ms (Chromium's trace, ${values.trace})`);
+  console.table(accountRounds(traced, sites.map((x) => x.code).slice(0, 1)));
+}
 await browser.close();
 server.stop();
 // The profile is written as the server exits.
