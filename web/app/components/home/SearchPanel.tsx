@@ -1,6 +1,6 @@
 import type { SearchChannel } from "@contracts/home";
 import { SEARCH_KEYWORD_MAX, searchMessages } from "@contracts/search-texts";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useSiteMessage } from "../feedback";
 import styles from "./home.module.css";
 import { canStream, type HomeSearch, type KnownSite, searchCatalogue, streamSearch } from "./search-api";
@@ -21,7 +21,10 @@ const TYPES = [
  * 本站's hits show at once and each site's are appended as it answers; elsewhere, or when the
  * stream is refused before its first event, the merged answer of GET /api/forntend/indexsearch.
  */
-export function SearchPanel({ channels, sites = [] }: { channels: SearchChannel[]; sites?: readonly KnownSite[] }) {
+// One empty list for every render: the memoized rows compare their props by identity.
+const NO_SITES: readonly KnownSite[] = [];
+
+export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchChannel[]; sites?: readonly KnownSite[] }) {
   const message = useSiteMessage();
   const [keyword, setKeyword] = useState("");
   const [channel, setChannel] = useState("");
@@ -85,6 +88,11 @@ export function SearchPanel({ channels, sites = [] }: { channels: SearchChannel[
     void run({ keyword: trimmed, channel, type, page: 1 });
   }
 
+  // Stable while the search shown is the same: SearchResults (memoized) does not render again
+  // when only the button's 搜索中 changes (a new search's submit re-rendered the last one's rows).
+  const shownQuery = result?.query;
+  const onPage = useCallback((page: number) => shownQuery && run({ ...shownQuery, page }), [shownQuery]);
+
   /** Escape closes the results and puts the focus back in the keyword box. */
   function onKeyDown(event: React.KeyboardEvent) {
     if (event.key !== "Escape" || !result) return;
@@ -129,7 +137,7 @@ export function SearchPanel({ channels, sites = [] }: { channels: SearchChannel[
           {loading ? "搜索中..." : "搜索"}
         </button>
       </form>
-      {result ? <SearchResults result={result} sites={sites} onPage={(page) => void run({ ...result.query, page })} /> : null}
+      {result ? <SearchResults result={result} sites={sites} onPage={onPage} /> : null}
     </section>
   );
 }

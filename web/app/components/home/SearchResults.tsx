@@ -2,7 +2,7 @@ import type { CatalogueItem } from "@contracts/catalogue-item";
 import { showDefaultCover } from "../../lib/default-cover";
 import { useBrowserLayoutEffect } from "../../lib/use-browser-layout-effect";
 import { DEFAULT_COVER } from "@contracts/player-texts";
-import { useRef } from "react";
+import { memo, useRef } from "react";
 import { Link } from "react-router";
 import { PlayButton } from "../player/PlayButton";
 import { formatChinaDate } from "../suite/format";
@@ -21,7 +21,7 @@ import type { ShownSearch } from "./search-stream";
  * Streamed (ADR 0050): each source's state in one row of fixed height, hits appended below those
  * shown, and the notice after the list, so nothing above what the visitor reads ever moves.
  */
-export function SearchResults({
+export const SearchResults = memo(function SearchResults({
   result: { query, data, sources, done },
   sites,
   onPage,
@@ -60,7 +60,7 @@ export function SearchResults({
       <Pager page={data.page} total={data.total} pageSize={data.pageSize} label="搜索结果分页" onPage={onPage} />
     </div>
   );
-}
+});
 
 /** 本站 5 条结果 · DJUU 搜索中 · 172Mix 已跳过 · 清风DJ 失败: one row that scrolls sideways, never wraps. */
 function SourceStates({ sources }: { sources: SourceState[] }) {
@@ -109,8 +109,12 @@ function afterNextPaint(callback: () => void) {
   });
 }
 
-/** A site's cover that does not load (moved, hot-link refused) gives way to ours, once. */
-function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly KnownSite[] }) {
+/**
+ * A site's cover that does not load (moved, hot-link refused) gives way to ours, once. Memoized:
+ * each source's event keeps the rows shown as they were (the same objects), so only its new rows
+ * and the rows it adds places to render.
+ */
+const SearchHit = memo(function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly KnownSite[] }) {
   const external = isExternalHit(item);
   const logo = siteLogo(item, sites);
   // A site's search page knows no date or category: show what there is.
@@ -150,4 +154,4 @@ function SearchHit({ item, sites }: { item: CatalogueItem; sites: readonly Known
       </span>
     </li>
   );
-}
+});
