@@ -26,11 +26,12 @@ export interface SteadyInput {
 }
 
 export interface SteadyResult {
+  /** The page's searches, with the searches in flight when each was sent (its own included). */
   samples: { marks: Marks; keyword: string; inFlightAtRequest: number }[];
   /** The bare page's searches (the reference), when asked. */
   bareSamples: { marks: Marks; keyword: string; inFlightAtRequest: number }[];
   streamed: { arrivals: Record<string, number>; keyword: string }[];
-  /** Fetched streams in flight, read every 50 ms. */
+  /** Searches in flight (the fetched streams and the page's or the bare page's), read every 50 ms. */
   inFlightSeen: number[];
 }
 
@@ -42,8 +43,9 @@ export async function runSteady(input: SteadyInput): Promise<SteadyResult> {
   const result: SteadyResult = { samples: [], bareSamples: [], streamed: [], inFlightSeen: [] };
   const endAt = performance.now() + input.seconds * 1000;
   let open = 0;
+  let pageOpen = 0;
   const pending: Promise<unknown>[] = [];
-  const sampler = setInterval(() => performance.now() < endAt && result.inFlightSeen.push(open), 50);
+  const sampler = setInterval(() => performance.now() < endAt && result.inFlightSeen.push(open + pageOpen), 50);
 
   // The fetched streams, until the end; the ramp (the first searchMs) is not counted.
   const countFrom = performance.now() + input.searchMs;
@@ -68,8 +70,10 @@ export async function runSteady(input: SteadyInput): Promise<SteadyResult> {
   for (let turn = 0; performance.now() < endAt - input.searchMs; turn++) {
     const bare = input.bareSearch && turn % 2 === 1;
     const keyword = input.nextKeyword();
-    const inFlightAtRequest = open;
+    const inFlightAtRequest = open + 1;
+    pageOpen = 1;
     const marks = await (bare ? input.bareSearch! : input.pageSearch)(keyword);
+    pageOpen = 0;
     (bare ? result.bareSamples : result.samples).push({ marks, keyword, inFlightAtRequest });
     await sleep(100 + Math.random() * 400);
   }

@@ -139,10 +139,19 @@ const ALONE = 3;
 const texts = server.target.searchSamples;
 const words = [...new Set(texts.flatMap((t) => t.split(" ").filter((w) => /^[a-z]{6,16}$/.test(w))))].sort(() => Math.random() - 0.5);
 if (words.length < (rounds + 2) * concurrent + 20 + ALONE * pageCount) throw new Error(`only ${words.length} keywords`);
-// The steady load's keywords: two neighbouring words of an item's search text (found, none asked twice).
-const pairs = [...new Set(texts.flatMap((t) => t.split(" ").flatMap((w, i, all) => (i > 0 && /^[a-z]{2,16}$/.test(w) && /^[a-z]{2,16}$/.test(all[i - 1]!) ? [`${all[i - 1]} ${w}`] : []))))].sort(() => Math.random() - 0.5);
+// The steady load's keywords: two, then three neighbouring pinyin words of an item's search text
+// (found by the catalogue, none asked twice).
+const runsOf = (n: number) =>
+  texts.flatMap((t) => {
+    const all = t.split(" ");
+    return all.flatMap((_, i) => (i + n <= all.length && all.slice(i, i + n).every((w) => /^[a-z]{2,16}$/.test(w)) ? [all.slice(i, i + n).join(" ")] : []));
+  });
+const pairs = [...new Set([...runsOf(2).sort(() => Math.random() - 0.5), ...runsOf(3).sort(() => Math.random() - 0.5)])];
 const steady = values.arrivals === "poisson";
 if (!steady && values.arrivals !== "burst") throw new Error("--arrivals is burst or poisson");
+// Poisson arrivals at ~concurrent / 3 s, and the page's searches: a tenth to spare.
+const steadyNeeds = Math.ceil(((Number(values.seconds) * (concurrent + 1)) / 3) * 1.1);
+if (steady && pairs.length < steadyNeeds) throw new Error(`only ${pairs.length} keywords for ${values.seconds} s (${steadyNeeds} needed)`);
 
 // The fetch clients: a process of their own, in a session of its own (bench/search-stream-peers.ts).
 const clients = await startStreamClients(url);
@@ -245,6 +254,8 @@ if (steady) {
   let nextPair = 0;
   steadyLoad = await runSteady({
     seconds: Number(values.seconds),
+    // The page (or the bare page) is in flight ~90% of the time: one more fetched stream on
+    // average keeps `concurrent` or a little more in flight (the bench prints what it saw).
     inFlight: concurrent - pageCount + 1,
     searchMs: Math.max(...LATENCIES) + 30,
     nextKeyword: () => pairs[nextPair++] ?? (() => { throw new Error(`only ${pairs.length} keyword pairs`); })(),
@@ -369,8 +380,10 @@ console.log(`reference: the catalogue alone (channelid=local, one at a time, 20 
 console.log(`reference: the page alone (${alone.length} searches with nothing else in flight), painted p50 / max ms: ${aloneLine(alone, sites.map((x) => x.code))}`);
 if (steadyLoad) {
   const seen = steadyLoad.inFlightSeen;
-  const atPage = steadyLoad.samples.map((x) => x.inFlightAtRequest + 1);
-  console.log(`steady load (--arrivals poisson, ${values.seconds} s): searches in flight (the page's included) every 50 ms p50 ${quantile(seen, 0.5) + 1}, mean ${(seen.reduce((a, b) => a + b, 0) / seen.length + 1).toFixed(1)}, min ${Math.min(...seen) + 1}, max ${Math.max(...seen) + 1}; when the page searched: p50 ${quantile(atPage, 0.5)}, min ${Math.min(...atPage)}, max ${Math.max(...atPage)}; ${streamed.length} fetched and ${samples.length} page searches counted`);
+  const atPage = steadyLoad.samples.map((x) => x.inFlightAtRequest);
+  console.log(
+    `steady load (--arrivals poisson, ${values.seconds} s): searches in flight (the pages' included) every 50 ms p50 ${quantile(seen, 0.5)}, mean ${(seen.reduce((a, b) => a + b, 0) / seen.length).toFixed(1)}, min ${Math.min(...seen)}, max ${Math.max(...seen)}; when the page searched (its own included): p50 ${quantile(atPage, 0.5)}, min ${Math.min(...atPage)}, max ${Math.max(...atPage)}; ${streamed.length} fetched, ${samples.length} page and ${steadyLoad.bareSamples.length} bare page searches counted`,
+  );
 }
 console.table(rows);
 if (streamed.length > 0) {

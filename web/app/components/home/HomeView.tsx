@@ -66,7 +66,7 @@ function TabbedLists({ data }: { data: HomeData }) {
   const [tab, setTab] = useState<(typeof TABS)[number]["code"]>("recommend");
   const items = tab === "recommend" ? data.data : data.favorites;
   return (
-    <section className={styles.box}>
+    <section className={`${styles.box} ${styles.tabbed}`}>
       <div className={styles.tabs} role="tablist" aria-label="推荐与收藏">
         {TABS.map((t) => (
           <button key={t.code} type="button" role="tab" aria-selected={tab === t.code} className={tab === t.code ? styles.tabOn : styles.tab} onClick={() => setTab(t.code)}>
