@@ -92,8 +92,3 @@ export function accountRounds(traceJson: Buffer, codes: string[]): Record<string
 }
 
 const ms = (us: number) => Number((us / 1000).toFixed(1));
-
-export function threadNames(traceJson: Buffer): string[] {
-  const events = (JSON.parse(traceJson.toString("utf8")) as { traceEvents: TraceEvent[] }).traceEvents;
-  return [...new Set(events.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => `${e.pid}:${e.args?.name}`))];
-}

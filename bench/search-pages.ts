@@ -53,7 +53,7 @@ export async function submitAndWait(p: Page, keyword: string, lastSource: string
   return marks;
 }
 
-export const BARE_PATH = "/__bench_bare_search";
+const BARE_PATH = "/__bench_bare_search";
 
 const HTML = `<!doctype html><meta charset="utf-8"><title>bare</title><ol id="hits"></ol>
 <script>

@@ -21,7 +21,7 @@ export interface SteadyInput {
   streamOne: (keyword: string) => Promise<Record<string, number>>;
   /** One search typed in the page: its performance marks once its last source painted. */
   pageSearch: (keyword: string) => Promise<Marks>;
-  /** The bare page's search (bench/bare-search-page.ts), taken turn about with the page's when given. */
+  /** The bare page's search (bench/search-pages.ts), taken turn about with the page's when given. */
   bareSearch?: (keyword: string) => Promise<Marks>;
 }
 

@@ -146,16 +146,15 @@ const runsOf = (n: number) =>
     const all = t.split(" ");
     return all.flatMap((_, i) => (i + n <= all.length && all.slice(i, i + n).every((w) => /^[a-z]{2,16}$/.test(w)) ? [all.slice(i, i + n).join(" ")] : []));
   });
-const pairs = [...new Set([...runsOf(2).sort(() => Math.random() - 0.5), ...runsOf(3).sort(() => Math.random() - 0.5)])];
+const steadyKeywords = [...new Set([...runsOf(2).sort(() => Math.random() - 0.5), ...runsOf(3).sort(() => Math.random() - 0.5)])];
 const steady = values.arrivals === "poisson";
 if (!steady && values.arrivals !== "burst") throw new Error("--arrivals is burst or poisson");
 // Poisson arrivals at ~concurrent / 3 s, and the page's searches: a tenth to spare.
 const steadyNeeds = Math.ceil(((Number(values.seconds) * (concurrent + 1)) / 3) * 1.1);
-if (steady && pairs.length < steadyNeeds) throw new Error(`only ${pairs.length} keywords for ${values.seconds} s (${steadyNeeds} needed)`);
+if (steady && steadyKeywords.length < steadyNeeds) throw new Error(`only ${steadyKeywords.length} keywords for ${values.seconds} s (${steadyNeeds} needed)`);
 
 // The fetch clients: a process of their own, in a session of its own (bench/search-stream-peers.ts).
-const clients = await startStreamClients(url);
-const { sentAt, headersWrittenAt, streamOne, process: clientsProcess } = clients;
+const { sentAt, headersWrittenAt, streamOne, process: clientsProcess } = await startStreamClients(url);
 
 // The catalogue's own time through the same route, one search at a time.
 let next = 0;
@@ -171,7 +170,8 @@ for (const p of pages) {
   await p.goto(`${url}/`);
   await hydrated(p);
 }
-const barePage = values.bare ? await browser.newPage({ viewport: { width: 1366, height: 900 }, extraHTTPHeaders: { "x-forwarded-for": benchClientAddress() } }) : undefined;
+// The bare page: the steady load's reference (a tab of its own, idle in bursts, so not opened then).
+const barePage = steady && values.bare ? await browser.newPage({ viewport: { width: 1366, height: 900 }, extraHTTPHeaders: { "x-forwarded-for": benchClientAddress() } }) : undefined;
 if (barePage) await openBarePage(barePage, url);
 
 // This process's event-loop delay: a late fetch client would be counted as the server's time.
@@ -196,7 +196,6 @@ if (autogroupOf(process.pid) !== "none") {
 }
 if (autogroupOf(sitesProcess.pid!) !== "none") writeFileSync(`/proc/${sitesProcess.pid}/autogroup`, values["sites-nice"]!);
 const snap = cpuSampler({ server: server.pid, clients: clientsProcess.pid!, chromium, sites: sitesProcess.pid! }, benchLoop);
-
 
 /** One round: every page and every fetched stream searches at once, each a new keyword. */
 async function round(keywords: string[]) {
@@ -251,14 +250,14 @@ const since = (m: Marks, name: string) => m[name]! - m["search-request"]!;
 const writeDelay = (keyword: string) => headersWrittenAt.get(keyword)! - sentAt.get(keyword)!;
 let steadyLoad: Awaited<ReturnType<typeof runSteady>> | undefined;
 if (steady) {
-  let nextPair = 0;
+  let nextKeyword = 0;
   steadyLoad = await runSteady({
     seconds: Number(values.seconds),
     // The page (or the bare page) is in flight ~90% of the time: one more fetched stream on
     // average keeps `concurrent` or a little more in flight (the bench prints what it saw).
     inFlight: concurrent - pageCount + 1,
     searchMs: Math.max(...LATENCIES) + 30,
-    nextKeyword: () => pairs[nextPair++] ?? (() => { throw new Error(`only ${pairs.length} keyword pairs`); })(),
+    nextKeyword: () => steadyKeywords[nextKeyword++] ?? (() => { throw new Error(`only ${steadyKeywords.length} keywords`); })(),
     streamOne,
     pageSearch: async (keyword) => (await typeKeyword(pages[0]!, keyword), submitAndWait(pages[0]!, keyword, LAST_SOURCE)),
     bareSearch: barePage ? (keyword) => bareSearch(barePage, keyword, LAST_SOURCE) : undefined,
@@ -391,17 +390,18 @@ if (streamed.length > 0) {
   console.table(steps);
 }
 if (!steady) {
+  // The bursts' own tables: round by round, and CPU in windows of each round.
   console.log(`each round: the fetched streams' events from the wire and the page's marks (ms), and the worst event-loop delay of the server (the round) and of this process, Playwright's driver (its first 200 ms)`);
   console.table(roundRows(perRound, sites[0]!.code, stamps?.gc.map((p) => ({ ...p, at: p.at - performance.timeOrigin }))));
+  console.log(
+    "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (Playwright's driver), the fetch clients, Chromium, the fixture sites",
+  );
+  console.table(cpuTable(windows));
 }
 if (pathRows) {
   console.log("a fetched stream's way to its sites, ms after it was sent (p50 / p95), and the server's time per search in a burst: --stamps");
   console.table(pathRows);
 }
-if (!steady) console.log(
-  "CPU in cores (CPU time / wall time) per window of each round: the server's main thread, the time it was runnable but waited for a core (as a fraction of the window), its other threads (GC, libuv), this process (Playwright's driver), the fetch clients, Chromium, the fixture sites",
-);
-if (!steady) console.table(cpuTable(windows));
 const wall = cpuAtEnd.at - cpuAtStart.at;
 console.log(
   `all rounds (${(wall / 1000).toFixed(1)} s): server main ${((cpuAtEnd.serverMain - cpuAtStart.serverMain) / wall).toFixed(2)} cores (waited ${((cpuAtEnd.serverMainWaited - cpuAtStart.serverMainWaited) / wall).toFixed(2)}), other threads ${((cpuAtEnd.serverOthers - cpuAtStart.serverOthers) / wall).toFixed(2)}; bench ${((cpuAtEnd.bench - cpuAtStart.bench) / wall).toFixed(2)}; Chromium ${((cpuAtEnd.chromium - cpuAtStart.chromium) / wall).toFixed(2)}`,
