@@ -1,4 +1,5 @@
 import { CODE_VALID_MINUTES, type EmailCodeEvent } from "@contracts/account-profile";
+import { escapeHtml } from "../../lib/escape-html.js";
 import type { OutgoingMail } from "./outbox.js";
 
 const PURPOSE: Record<EmailCodeEvent, { subject: string; doing: string }> = {
@@ -28,6 +29,3 @@ export function codeMail(to: string, event: EmailCodeEvent, code: string, site: 
       `<p>${lines[2]}</p><p>${lines[3]}</p><p><a href="${publicUrl}">${escapeHtml(siteTitle)}</a></p>`,
   };
 }
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
