@@ -223,7 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHostCheck(app);
   registerUnstorableTextGuard(app);
   await registerRateLimits(app, redis);
-  await registerApiDocs(app);
+  await registerApiDocs(app, { siteTitle: services.siteSettings.title });
 
   await app.register(healthRoutes, { database: deps.database });
   await app.register(accountRoutes, { services });

@@ -15,6 +15,7 @@ import { createSourceAdapters } from "./modules/sources/registry.js";
 import { applyExternalSources } from "./modules/sources/builtin-switches.js";
 import { sweepOrphanUploads } from "./modules/uploads/orphan-sweep.js";
 import { scheduleSweeps } from "./lib/sweeps.js";
+import { startupLine } from "./startup-line.js";
 
 /** config -> database -> demo data -> app -> listen; SIGTERM shuts down gracefully (graceful-shutdown.ts). */
 async function main() {
@@ -90,7 +91,7 @@ async function main() {
   };
   scheduleSweeps("recycle-bin purge", onlyOnLeader(app.services.leader, binnedSuites), config.uploadSweepIntervalMs, logger);
   if (config.outboundAllow.length > 0) logger.warn({ outboundAllow: config.outboundAllow }, "OUTBOUND_ALLOW: plugins may reach these non-public addresses");
-  logger.info(`DJ搜索引擎网 is up at ${config.publicUrl} (Node.js ${process.version})`);
+  logger.info(await startupLine(app.services.siteSettings, config.publicUrl));
 }
 
 main().catch((err) => {

@@ -9,7 +9,9 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { fail } from "@contracts/envelope";
 import { errorPageTexts, serverMessages } from "@contracts/messages";
+import { SITE_NAME } from "@contracts/site";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { escapeHtml } from "../lib/escape-html.js";
 import { DEFAULT_EXCLUDED_PREFIXES, isExcluded } from "../web/shared.js";
 import { encodeAnswer, errorAnswerSchema } from "./encode-answer.js";
 import { withRequestId } from "./error-handler.js";
@@ -27,13 +29,22 @@ export function isPageRequest(method: string | undefined, url: string | undefine
 /** Our words (the spec has none for it): what a visitor quotes when reporting the error. */
 const REQUEST_ID_LABEL = "请求编号：";
 
+/**
+ * The site's title in the settings for an early page, never waiting (`titleNow`): these answers
+ * come before any service and must not hang on the database. A bare Fastify (no services) has
+ * the default.
+ */
+function siteTitleOf(app: FastifyInstance): string {
+  return app.services?.siteSettings.titleNow() ?? SITE_NAME;
+}
+
 /** The error page's shape (status, message, the spec's link home), without React or scripts. */
-function errorPage(status: number, message: string, requestId?: string): string {
+function errorPage(status: number, message: string, siteTitle: string, requestId?: string): string {
   // A request id is ours (request-id.ts accepts only [A-Za-z0-9._:-]), safe in HTML as is.
   const reference = requestId ? `<p><small>${REQUEST_ID_LABEL}${requestId}</small></p>` : "";
   return (
     `<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${message} - DJ搜索引擎网</title><style>body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#1f1b2e;background:#f5f4fa}` +
+    `<title>${message} - ${escapeHtml(siteTitle)}</title><style>body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#1f1b2e;background:#f5f4fa}` +
     `main{max-width:480px;margin:20vh auto;text-align:center}div{font-size:48px;font-weight:700}a{color:#6c3ce0}</style></head>` +
     `<body><main data-status="${status}"><div>${status}</div><p>${message}</p>${reference}<a href="/">${errorPageTexts.backHome}</a></main></body></html>`
   );
@@ -41,11 +52,12 @@ function errorPage(status: number, message: string, requestId?: string): string 
 
 /**
  * Status, headers and body of an early error answer. `message` is one of ours, never input.
+ * A page (for a page address) is named by the site's title; the API gets the envelope.
  * A 5xx names its request (ADR 0044); the raw-socket answers have no request (and are 4xx).
  */
-function earlyAnswer(status: number, message: string, page: boolean, requestId?: string) {
+function earlyAnswer(status: number, message: string, page: { siteTitle: string } | undefined, requestId?: string) {
   const named = status >= 500 ? requestId : undefined;
-  const body = page ? errorPage(status, message, named) : encodeAnswer(errorAnswerSchema, named ? withRequestId(fail(message), named) : fail(message));
+  const body = page ? errorPage(status, message, page.siteTitle, named) : encodeAnswer(errorAnswerSchema, named ? withRequestId(fail(message), named) : fail(message));
   const headers: [string, string][] = [
     ...securityHeaders(),
     ["content-security-policy", page ? PAGE_CSP : API_CSP],
@@ -57,7 +69,9 @@ function earlyAnswer(status: number, message: string, page: boolean, requestId?:
 
 /** Sends an early error on a Fastify reply (hooks may not have run: every header is set here). */
 export function sendEarlyError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
-  const { body, headers } = earlyAnswer(status, message, isPageRequest(request.method, request.url), request.id);
+  // The title only for a page: an API answer starts no read of the settings.
+  const page = isPageRequest(request.method, request.url) ? { siteTitle: siteTitleOf(request.server) } : undefined;
+  const { body, headers } = earlyAnswer(status, message, page, request.id);
   for (const [name, value] of headers) reply.header(name, value);
   reply.header(REQUEST_ID_HEADER, request.id);
   return reply.code(status).send(body);
@@ -105,7 +119,7 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   this.log.info({ code: err.code, remoteAddress: socket.remoteAddress }, "client error");
   // Only when nothing of a response went out yet (a request timing out mid-answer just closes).
   if (socket.writable && socket.bytesWritten === 0) {
-    const { body, headers } = earlyAnswer(status, message, wasPageRequest(err.rawPacket));
+    const { body, headers } = earlyAnswer(status, message, wasPageRequest(err.rawPacket) ? { siteTitle: siteTitleOf(this) } : undefined);
     const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...headers.map(([n, v]) => `${n}: ${v}`)];
     head.push(`content-length: ${Buffer.byteLength(body)}`, "connection: close");
     socket.write(`${head.join("\r\n")}\r\n\r\n${body}`);

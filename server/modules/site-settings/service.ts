@@ -22,9 +22,10 @@ function readStored(value: unknown): SiteSettings {
 
 /**
  * The site's title, keywords, description, footer and partner text (站点设置): one JSON row in
- * app_settings. Every public page reads them through `get()` (kept in one cache entry); a save
- * writes the row and its audit record in one transaction and then publishes `settings`, which
- * drops this cache and the home page's, so the next request shows the change.
+ * app_settings. Every public page reads them through `get()` (kept in one cache entry, which
+ * `title()` and `titleNow()` read too); a save writes the row and its audit record in one
+ * transaction and then publishes `settings`, which drops this cache and the home page's, so the
+ * next request shows the change.
  */
 export function siteSettingsService(db: AppDatabase, { caches, bus, audit }: { caches: CacheRegistry; bus: EventBus; audit: AuditService }) {
   const cache = caches.create<SiteSettings>({ name: "site-settings", maxEntries: 1, maxBytes: 256 * 1024, sizeOf: jsonBytes, freshMs: SITE_SETTINGS_CACHE_MS, tagsOf: () => [tags.settings] });
@@ -34,8 +35,28 @@ export function siteSettingsService(db: AppDatabase, { caches, bus, audit }: { c
     return readStored(row?.value);
   }
 
+  const get = (): Promise<SiteSettings> => cache.get("", () => load());
+
   return {
-    get: (): Promise<SiteSettings> => cache.get("", () => load()),
+    get,
+
+    /** The title, or the default when the settings cannot be read (the API docs, the start-up line). */
+    title: (): Promise<string> => get().then((site) => site.title, () => DEFAULT_SITE_SETTINGS.title),
+
+    /**
+     * The title without waiting, for the early error pages (a bad Host, ADR 0043): they must
+     * never wait on, nor fail with, the database. The kept settings' title (an old one too,
+     * while it is read again), else the default; what is missing or old is read in the
+     * background for the next answer (one shared read, whoever asks).
+     */
+    titleNow(): string {
+      const fresh = cache.getFresh("");
+      if (fresh) return fresh.title;
+      // Before `get`: past its time the kept value is replaced by the load it starts.
+      const kept = cache.peek("");
+      get().catch(() => undefined); // a failed read is not kept: the next one tries again
+      return kept?.title ?? DEFAULT_SITE_SETTINGS.title;
+    },
 
     /** Saves all five fields (the form sends them all); answers what is stored now. */
     async update(actor: AuditActor, input: SiteSettingsInput): Promise<SiteSettings> {
@@ -51,6 +72,9 @@ export function siteSettingsService(db: AppDatabase, { caches, bus, audit }: { c
         await audit.record(actor, { action: "settings.update", targetType: "settings", targetId: SITE_SETTINGS_KEY, before, after }, tx);
       });
       await bus.publish({ type: "settings", keys: [SITE_SETTINGS_KEY] });
+      // Read again now that the event dropped them: `titleNow` (which never reads) has the new
+      // title from this answer on. The save stands even if this read fails.
+      await get().catch(() => undefined);
       return after;
     },
   };
