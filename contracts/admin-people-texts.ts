@@ -20,6 +20,8 @@ export const adminPeoplePaths = {
   source: (code: string) => `/api/pandaadmin/sources/${encodeURIComponent(code)}`,
   sourceTry: (code: string) => `/api/pandaadmin/sources/${encodeURIComponent(code)}/try`,
   sourcesHealth: "/api/pandaadmin/sources/health",
+  /** 批量启用/停用 `{codes, enabled}`. */
+  sourcesSwitch: "/api/pandaadmin/sources/switch",
   sourceCanary: (code: string) => `/api/pandaadmin/sources/${encodeURIComponent(code)}/canary`,
 } as const;
 

@@ -4,6 +4,9 @@
  * the site's CSP refuses); plugin-admin.ts builds the server's schemas from these.
  */
 
+/** Plugins one 批量启用/停用 may name (a subscription holds ~25; the cap only bounds the request). */
+export const PLUGIN_BATCH_MAX = 50;
+
 export const pluginAdminMessages = {
   notFound: "插件不存在",
   noSource: "请上传插件文件 (file) 或提供插件地址 (url)",
@@ -20,6 +23,10 @@ export const pluginAdminMessages = {
   subscriptionInvalid: "订阅格式无效：须为 {\"plugins\":[{\"name\",\"url\",\"version\"}]}",
   tryFailed: "试用失败：",
   sourceInUse: "刚有套曲引用了该插件的来源，请重试（来源会保留并停用）",
+  platformsRequired: "请选择要操作的插件",
+  tooManyPlatforms: `一次最多操作 ${PLUGIN_BATCH_MAX} 个插件`,
+  missingSome: "部分插件不存在",
+  switched: (enabled: boolean, n: number) => `已${enabled ? "启用" : "停用"} ${n} 个插件`,
 } as const;
 
 export const PLUGIN_MAX_BYTES = 2 * 1024 * 1024;
@@ -45,6 +52,8 @@ export const pluginAdminPaths = {
   rollback: (platform: string) => `/api/pandaadmin/plugins/${encodeURIComponent(platform)}/rollback`,
   update: (platform: string) => `/api/pandaadmin/plugins/${encodeURIComponent(platform)}/update`,
   try: (platform: string) => `/api/pandaadmin/plugins/${encodeURIComponent(platform)}/try`,
+  /** 批量启用/停用 `{platforms, enabled}`. */
+  switch: "/api/pandaadmin/plugins/switch",
 } as const;
 
 /** Compares MusicFree-style versions (`1.2.10` > `1.2.9`); non-numeric parts compare as text. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { trialAnswerSchema } from "./recorded";
-import { PLUGIN_KEYWORD_MAX, PLUGIN_URL_MAX, PLUGIN_URL_PATTERN, PLUGIN_VARIABLE_MAX, pluginAdminMessages } from "./plugin-admin-texts";
+import { PLUGIN_BATCH_MAX, PLUGIN_KEYWORD_MAX, PLUGIN_URL_MAX, PLUGIN_URL_PATTERN, PLUGIN_VARIABLE_MAX, pluginAdminMessages } from "./plugin-admin-texts";
 
 export * from "./plugin-admin-texts";
 
@@ -51,6 +51,17 @@ export const pluginPatchSchema = z
   })
   .refine((p) => Object.keys(p).length > 0, { message: pluginAdminMessages.nothingToChange });
 export type PluginPatch = z.infer<typeof pluginPatchSchema>;
+
+/** POST /api/pandaadmin/plugins/switch: 批量启用/停用, every plugin named or none. */
+export const pluginSwitchBodySchema = z.strictObject({
+  platforms: z
+    .array(z.string().min(1).max(64), { error: pluginAdminMessages.platformsRequired })
+    .min(1, { error: pluginAdminMessages.platformsRequired })
+    .max(PLUGIN_BATCH_MAX, { error: pluginAdminMessages.tooManyPlatforms })
+    .describe(`插件的平台名称, 1 到 ${PLUGIN_BATCH_MAX} 个`),
+  enabled: z.boolean({ error: "enabled 须为 true 或 false" }).describe("true 启用 / false 停用"),
+});
+export const pluginSwitchAnswerSchema = z.object({ plugins: z.array(pluginAdminSchema) });
 
 export const pluginTryBodySchema = z.object({ keyword: z.string().trim().min(1).max(PLUGIN_KEYWORD_MAX) });
 export const pluginTryAnswerSchema = z.object({

@@ -7,6 +7,9 @@ import { SOURCE_TIMEOUT_MAX_MS, SOURCE_TIMEOUT_MIN_MS, sourceTimeoutMessage } fr
  * switches of any source.
  */
 
+/** Sources one 批量启用/停用 may name (a site has a handful; the cap only bounds the request). */
+export const SOURCE_BATCH_MAX = 50;
+
 export const sourceAdminMessages = {
   /** Followed by what is wrong (the configuration's checker names the field). */
   invalidConfig: "来源配置无效：",
@@ -19,6 +22,10 @@ export const sourceAdminMessages = {
   badLogo: "图标地址须以 / 或 http(s):// 开头",
   notInUse: "该来源未启用或没有适配器，无法试搜",
   badTimeout: sourceTimeoutMessage,
+  codesRequired: "请选择要操作的来源",
+  tooManyCodes: `一次最多操作 ${SOURCE_BATCH_MAX} 个来源`,
+  missingSome: "部分来源不存在",
+  switched: (enabled: boolean, n: number) => `已${enabled ? "启用" : "停用"} ${n} 个来源`,
 } as const;
 
 export const sourceCodeSchema = z.string().regex(/^[a-z0-9_-]{2,32}$/u, "来源代码无效").describe("来源代码 (djuu, 172minx…)");
@@ -79,6 +86,18 @@ export const sourcePatchSchema = z
   })
   .refine((patch) => Object.keys(patch).length > 0, sourceAdminMessages.nothingToChange);
 export type SourcePatch = z.infer<typeof sourcePatchSchema>;
+
+/** POST /api/pandaadmin/sources/switch: 批量启用/停用, every source named or none. */
+export const sourceSwitchBodySchema = z.strictObject({
+  codes: z
+    .array(sourceCodeSchema, { error: sourceAdminMessages.codesRequired })
+    .min(1, { error: sourceAdminMessages.codesRequired })
+    .max(SOURCE_BATCH_MAX, { error: sourceAdminMessages.tooManyCodes })
+    .describe(`来源代码, 1 到 ${SOURCE_BATCH_MAX} 个`),
+  enabled: z.boolean({ error: "enabled 须为 true 或 false" }).describe("true 启用 / false 停用"),
+});
+export type SourceSwitch = z.infer<typeof sourceSwitchBodySchema>;
+export const sourceSwitchAnswerSchema = z.object({ sources: z.array(sourceAdminSchema) });
 
 export const sourceDeletedSchema = z.object({ code: z.string() });
 

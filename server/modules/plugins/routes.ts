@@ -10,6 +10,8 @@ import {
   pluginInstallUrlSchema,
   pluginPatchSchema,
   pluginPlatformParamsSchema,
+  pluginSwitchAnswerSchema,
+  pluginSwitchBodySchema,
   pluginTryAnswerSchema,
   pluginTryBodySchema,
 } from "@contracts/plugin-admin";
@@ -87,6 +89,23 @@ export const pluginRoutes: FastifyPluginAsync<{ services: AppServices }> = async
       },
     },
     async (request) => ok(await admin.patch(auditActor(request), request.params.platform, request.body)),
+  );
+
+  api.post(
+    "/api/pandaadmin/plugins/switch",
+    {
+      schema: {
+        tags,
+        summary: "批量启用或停用插件 {platforms, enabled}: 全部生效或全部不变 (有不存在的插件时 404), 每个改变的插件记审计",
+        body: pluginSwitchBodySchema,
+        response: { 200: envelope(pluginSwitchAnswerSchema) },
+      },
+    },
+    async (request) => {
+      const { platforms, enabled } = request.body;
+      const plugins = await admin.switchMany(auditActor(request), platforms, enabled);
+      return ok({ plugins }, messages.switched(enabled, plugins.length));
+    },
   );
 
   api.post(

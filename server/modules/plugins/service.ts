@@ -8,7 +8,7 @@ import type { CatalogueWriteService } from "../catalogue-write/service.js";
 import type { LiveSourceDirectory } from "../sources/directory.js";
 import { BUILTIN_SOURCES } from "../sources/registry.js";
 import { sourceSiteRepo } from "../sources/site-repo.js";
-import { capabilitiesOf } from "./plugin-adapter.js";
+import { view } from "./plugin-view.js";
 import { stageVersion } from "./plugin-versions.js";
 import { pluginRepo, type PluginWithVersion } from "./repo.js";
 import type { PluginRuntime } from "./runtime.js";
@@ -46,37 +46,14 @@ const BUILTIN_CODES = new Set(BUILTIN_SOURCES.map((s) => s.code));
 /** An admin, or the site itself (a plugin switched off; a benchmark installing its plugins). */
 type Actor = AuditActor | typeof SITE_ACTOR;
 type Tx = AppDatabase;
+/** The write service inside a transaction (what `writes.transaction` hands its callback). */
+type Writes = Parameters<Parameters<PluginAdminOptions["writes"]["transaction"]>[0]>[0];
 
 /** The source code a new plugin serves as: `p-` and its platform in latin letters. */
 export function ownSourceCode(platform: string): string {
   const latin = pinyin(platform, { toneType: "none", type: "array", nonZh: "consecutive" }).join("");
   const slug = latin.toLowerCase().replace(/[^a-z0-9]+/gu, "").slice(0, 24);
   return `p-${slug || createHash("sha256").update(platform).digest("hex").slice(0, 8)}`;
-}
-
-function view(plugin: PluginWithVersion): PluginAdminAnswer {
-  const meta = plugin.current.meta;
-  const text = (v: unknown) => (typeof v === "string" && v ? v : null);
-  const userVariables = Array.isArray(meta.userVariables)
-    ? meta.userVariables.filter((v): v is Record<string, unknown> => typeof v === "object" && v !== null && typeof v.key === "string").map((v) => ({ key: String(v.key), name: text(v.name) ?? String(v.key), hint: text(v.hint) }))
-    : [];
-  return {
-    platform: plugin.platform,
-    version: plugin.current.version,
-    author: text(meta.author),
-    srcUrl: text(meta.srcUrl),
-    source: plugin.sourceCode,
-    replacesBuiltin: plugin.replacesBuiltin,
-    enabled: plugin.enabled,
-    disabledReason: plugin.disabledReason,
-    capabilities: capabilitiesOf(meta),
-    userVariables,
-    variables: plugin.variables,
-    previousVersion: plugin.previous?.version ?? null,
-    origin: plugin.origin,
-    sha256: plugin.current.sha256,
-    installedAt: plugin.current.createdAt.toISOString(),
-  };
 }
 
 export function pluginAdminService(db: AppDatabase, { writes, audit, directory, runtime, download, recorded }: PluginAdminOptions) {
@@ -102,7 +79,7 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
   }
 
   /** Makes the directory of every instance rebuild the source (a `sources` event). */
-  async function touchSource(w: Parameters<Parameters<PluginAdminOptions["writes"]["transaction"]>[0]>[0], tx: Tx, code: string, own: { name: string; homepage: string; enabled?: boolean }): Promise<void> {
+  async function touchSource(w: Writes, tx: Tx, code: string, own: { name: string; homepage: string; enabled?: boolean }): Promise<void> {
     const sites = sourceSiteRepo(tx);
     if (await sites.get(code)) await w.updateSourceSite(code, own.enabled === undefined ? {} : { enabled: own.enabled });
     else await w.upsertSourceSite({ code, name: own.name, homepage: own.homepage, enabled: own.enabled ?? false, sort: await sites.nextSort() });
@@ -190,6 +167,40 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
     }
   }
 
+  /** One plugin's switches, variables or replaced built-in, inside the caller's transaction. */
+  async function patchIn(w: Writes, tx: Tx, actor: Actor, platform: string, patch: PluginPatch): Promise<void> {
+    const r = pluginRepo(tx);
+    const before = await r.get(platform);
+    if (!before) throw notFound(messages.notFound);
+    const change: Parameters<typeof r.update>[1] = {};
+    let sourceCode = before.sourceCode;
+    let replaces = before.replacesBuiltin;
+    if (patch.replaces !== undefined) {
+      if (patch.replaces === null) {
+        sourceCode = ownSourceCode(platform);
+        replaces = false;
+      } else {
+        if (!BUILTIN_CODES.has(patch.replaces)) throw badRequest(messages.unknownBuiltin);
+        const holder = await r.bySource(patch.replaces);
+        if (holder && holder.platform !== platform) throw badRequest(messages.builtinTaken);
+        sourceCode = patch.replaces;
+        replaces = true;
+      }
+      Object.assign(change, { sourceCode, replacesBuiltin: replaces });
+    }
+    if (patch.variables !== undefined) change.variables = patch.variables;
+    const enabled = patch.enabled ?? before.enabled;
+    if (patch.enabled !== undefined) Object.assign(change, { enabled, ...(enabled ? { disabledReason: null } : {}) });
+    await r.update(platform, change);
+    // Its own source is on while it is; a built-in it replaces keeps its own switch.
+    const name = before.platform;
+    const homepage = homepageOf(before.current.meta);
+    await touchSource(w, tx, sourceCode, replaces ? { name, homepage } : { name, homepage, enabled });
+    if (sourceCode !== before.sourceCode) await touchSource(w, tx, before.sourceCode, before.replacesBuiltin ? { name, homepage } : { name, homepage, enabled: false });
+    const after = await r.get(platform);
+    await audit.record(actor, { action: "plugin.update", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null, detail: { patch: { ...patch, ...(patch.variables ? { variables: Object.keys(patch.variables) } : {}) } } }, tx);
+  }
+
   return {
     async list(): Promise<PluginAdminAnswer[]> {
       return (await repo.list()).map(view);
@@ -245,40 +256,27 @@ export function pluginAdminService(db: AppDatabase, { writes, audit, directory, 
     activate: (actor: Actor, platform: string, versionId: number) => activate(actor, platform, versionId),
 
     async patch(actor: Actor, platform: string, patch: PluginPatch): Promise<PluginAdminAnswer> {
-      await writes.transaction(async (w, tx) => {
-        const r = pluginRepo(tx as unknown as AppDatabase);
-        const before = await r.get(platform);
-        if (!before) throw notFound(messages.notFound);
-        const change: Parameters<typeof r.update>[1] = {};
-        let sourceCode = before.sourceCode;
-        let replaces = before.replacesBuiltin;
-        if (patch.replaces !== undefined) {
-          if (patch.replaces === null) {
-            sourceCode = ownSourceCode(platform);
-            replaces = false;
-          } else {
-            if (!BUILTIN_CODES.has(patch.replaces)) throw badRequest(messages.unknownBuiltin);
-            const holder = await r.bySource(patch.replaces);
-            if (holder && holder.platform !== platform) throw badRequest(messages.builtinTaken);
-            sourceCode = patch.replaces;
-            replaces = true;
-          }
-          Object.assign(change, { sourceCode, replacesBuiltin: replaces });
-        }
-        if (patch.variables !== undefined) change.variables = patch.variables;
-        const enabled = patch.enabled ?? before.enabled;
-        if (patch.enabled !== undefined) Object.assign(change, { enabled, ...(enabled ? { disabledReason: null } : {}) });
-        await r.update(platform, change);
-        // Its own source is on while it is; a built-in it replaces keeps its own switch.
-        const name = before.platform;
-        const homepage = homepageOf(before.current.meta);
-        await touchSource(w, tx as unknown as Tx, sourceCode, replaces ? { name, homepage } : { name, homepage, enabled });
-        if (sourceCode !== before.sourceCode) await touchSource(w, tx as unknown as Tx, before.sourceCode, before.replacesBuiltin ? { name, homepage } : { name, homepage, enabled: false });
-        const after = await r.get(platform);
-        await audit.record(actor, { action: "plugin.update", targetType: "plugin", targetId: platform, before: view(before), after: after ? view(after) : null, detail: { patch: { ...patch, ...(patch.variables ? { variables: Object.keys(patch.variables) } : {}) } } }, tx as unknown as AppDatabase);
-      });
+      await writes.transaction((w, tx) => patchIn(w, tx as unknown as Tx, actor, platform, patch));
       await directory.settled();
       return view(await found(platform));
+    },
+
+    /**
+     * 批量启用/停用: every plugin named or none (an unknown one: 404, nothing changed), each as its
+     * own switch would change it, with its audit row; one transaction, one rebuild of the directory.
+     */
+    async switchMany(actor: AuditActor, platforms: string[], enabled: boolean): Promise<PluginAdminAnswer[]> {
+      const unique = [...new Set(platforms)];
+      await writes.transaction(async (w, tx) => {
+        for (const platform of unique) {
+          const before = await pluginRepo(tx as unknown as AppDatabase).get(platform);
+          if (!before) throw notFound(unique.length > 1 ? messages.missingSome : messages.notFound);
+          // Already as asked: no write, no audit row saying nothing changed.
+          if (before.enabled !== enabled) await patchIn(w, tx as unknown as Tx, actor, platform, { enabled });
+        }
+      });
+      await directory.settled();
+      return Promise.all(unique.map(async (platform) => view(await found(platform))));
     },
 
     async rollback(actor: AuditActor, platform: string): Promise<PluginAdminAnswer> {

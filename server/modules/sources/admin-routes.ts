@@ -5,7 +5,10 @@ import {
   sourceCodeParamsSchema,
   sourceConfigBodySchema,
   sourceDeletedSchema,
+  sourceAdminMessages,
   sourcePatchSchema,
+  sourceSwitchAnswerSchema,
+  sourceSwitchBodySchema,
   sourceTryAnswerSchema,
   sourceTryBodySchema,
 } from "@contracts/source-admin";
@@ -68,6 +71,23 @@ export const sourceAdminRoutes: FastifyPluginAsync<{ services: AppServices }> = 
     },
     async (request) => {
       return ok(await admin.patch(auditActor(request), request.params.code, request.body));
+    },
+  );
+
+  api.post(
+    "/api/pandaadmin/sources/switch",
+    {
+      schema: {
+        tags,
+        summary: "批量启用或停用来源 {codes, enabled}: 全部生效或全部不变 (有不存在的来源时 404), 每个改变的来源记审计",
+        body: sourceSwitchBodySchema,
+        response: { 200: envelope(sourceSwitchAnswerSchema) },
+      },
+    },
+    async (request) => {
+      const { codes, enabled } = request.body;
+      const sources = await admin.switchMany(auditActor(request), codes, enabled);
+      return ok({ sources }, sourceAdminMessages.switched(enabled, sources.length));
     },
   );
 

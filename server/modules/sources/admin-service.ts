@@ -163,6 +163,28 @@ export function sourceAdminService(db: AppDatabase, { writes, audit, directory, 
       return view(await found(code));
     },
 
+    /**
+     * 批量启用/停用: every source named or none (an unknown code: 404, nothing changed), in one
+     * transaction with an audit row per source that changes, and one rebuild of the directory.
+     */
+    async switchMany(actor: AuditActor, codes: string[], enabled: boolean): Promise<SourceAdminAnswer[]> {
+      const unique = [...new Set(codes)];
+      await writes.transaction(async (w, tx) => {
+        const r = sourceSiteRepo(tx as unknown as AppDatabase);
+        for (const code of unique) {
+          const before = await r.get(code);
+          if (!before) throw notFound(unique.length > 1 ? sourceAdminMessages.missingSome : sourceAdminMessages.notFound);
+          // Already as asked: no write, no audit row saying nothing changed.
+          if (before.enabled === enabled) continue;
+          await w.updateSourceSite(code, { enabled });
+          const after = view((await r.get(code))!);
+          await audit.record(actor, { action: "source.update", targetType: "source", targetId: code, before: view(before), after, detail: { patch: { enabled } } }, tx as unknown as AppDatabase);
+        }
+      });
+      await directory.settled();
+      return Promise.all(unique.map(async (code) => view(await found(code))));
+    },
+
     /** Deletes a generic source; built-ins are switched off instead, and a site our items name stays. */
     async remove(actor: AuditActor, code: string): Promise<void> {
       try {
