@@ -1,9 +1,10 @@
 import { ReloadOutlined } from "@ant-design/icons";
-import { ADMIN_TABLE_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZES, adminTableMessages } from "@contracts/admin-table-texts";
-import { App, Button, Grid, Input, Space, Table, type TableProps } from "antd";
+import { ADMIN_TABLE_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZES } from "@contracts/admin-table-texts";
+import { Button, Grid, Input, Table, type TableProps } from "antd";
 import type { ColumnsType, SorterResult } from "antd/es/table/interface";
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from "react";
-import { adminTablePage } from "../../lib/admin-api";
+import { useTablePage } from "./admin-table-data";
+import { AdminToolbar } from "./AdminToolbar";
 import { ColumnSettings, columnKey, DensityMenu, useTableSettings } from "./table-settings";
 import styles from "./admin-table.module.css";
 
@@ -44,7 +45,9 @@ export function layoutColumns<Row>(columns: ColumnsType<Row>, hidden: string[], 
  * with a 已选择 N 项 bar, a refresh button, the operator's columns and density (kept in
  * localStorage), a table that scrolls inside itself on a narrow screen, and the 获取数据失败 message, over a table API in ADMIN-API.md's conventions
  * (`search`, `filter`/`op` JSON strings, `sort`, `order`, `offset`, `limit` → `{total, rows}`).
- * Every admin screen's list is one of these: a screen only says its columns and actions.
+ * Every admin screen's list is one of these: a screen only says its columns and actions. A
+ * short list its screen loads whole (来源管理, 来源插件) comes as `rows` instead of `api`: the same
+ * toolbar, selection and settings, unpaged (ADR 0078).
  */
 
 export interface AdminTableHandle {
@@ -56,9 +59,25 @@ export interface AdminTableHandle {
   query(): Record<string, string | number | undefined>;
 }
 
-export interface AdminTableProps<Row extends { id: number | string }> {
-  /** GET path of the table API. */
-  api: string;
+/** Where the rows come from: a table API the table pages through, or the screen's own list. */
+type AdminTableRows<Row> =
+  | {
+      /** GET path of the table API. */
+      api: string;
+      rows?: never;
+      loading?: never;
+      onReload?: never;
+    }
+  | {
+      api?: never;
+      /** Every row, loaded by the screen (a short list): shown unpaged, without a keyword box. */
+      rows: Row[];
+      loading: boolean;
+      /** What 刷新 and `reload()` do. */
+      onReload: () => void;
+    };
+
+export type AdminTableProps<Row extends { id: number | string }> = AdminTableRows<Row> & {
   columns: ColumnsType<Row>;
   /** Placeholder of the keyword box; none = no keyword box. */
   searchPlaceholder?: string;
@@ -73,27 +92,24 @@ export interface AdminTableProps<Row extends { id: number | string }> {
   toolbarExtra?: (selection: { ids: Row["id"][]; rows: Row[] }) => ReactNode;
   /** Rows can be selected (for batch actions in the toolbar). */
   selectable?: boolean;
+  /** A row no batch action applies to (本站 among the sources): its checkbox is disabled. */
+  canSelect?: (row: Row) => boolean;
   /** Extra props for antd's Table (scroll, expandable…). */
   tableProps?: Omit<TableProps<Row>, "columns" | "dataSource" | "pagination" | "rowSelection" | "onChange" | "loading" | "rowKey">;
   /** A test id for the table block; also names the operator's column and density choice. */
   testId?: string;
-}
+};
 
 function AdminTableInner<Row extends { id: number | string }>(props: AdminTableProps<Row>, ref: React.ForwardedRef<AdminTableHandle>) {
-  const { api, columns, searchPlaceholder, filter, op, params, toolbar, toolbarExtra, selectable, tableProps, testId } = props;
-  const [settings, setSettings] = useTableSettings(testId ?? api);
-  const { message } = App.useApp();
+  const { api, columns, searchPlaceholder, filter, op, params, toolbar, toolbarExtra, selectable, canSelect, tableProps, testId } = props;
+  const local = props.rows !== undefined;
+  const [settings, setSettings] = useTableSettings(testId ?? api ?? "table");
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(ADMIN_TABLE_PAGE_SIZE);
   const [sort, setSort] = useState<{ field?: string; order?: "asc" | "desc" }>({});
   const [search, setSearch] = useState("");
-  const [rows, setRows] = useState<Row[]>([]);
-  const [total, setTotal] = useState(0);
-  const [capped, setCapped] = useState(false);
-  const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<Row["id"][]>([]);
   const [version, setVersion] = useState(0);
-  const latest = useRef(0);
 
   const filterText = filter && Object.keys(filter).length > 0 ? JSON.stringify(filter) : undefined;
   const opText = op && Object.keys(op).length > 0 ? JSON.stringify(op) : undefined;
@@ -102,40 +118,19 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
   // A new search, filter or parameter starts again at page 1.
   useEffect(() => setPage(1), [search, filterText, opText, paramsText]);
 
-  const load = useCallback(async () => {
-    const call = ++latest.current;
-    setLoading(true);
-    try {
-      const answer = await adminTablePage<Row>(api, {
-        ...(JSON.parse(paramsText) as Record<string, string | number | undefined>),
-        search: search || undefined,
-        filter: filterText,
-        op: opText,
-        sort: sort.field,
-        order: sort.order,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
-      });
-      if (call !== latest.current) return; // a later request answers instead
-      setRows(answer.rows);
-      setTotal(answer.total);
-      setCapped(answer.capped);
-    } catch (err) {
-      if (call === latest.current) void message.error(err instanceof Error && err.message && !/^HTTP|network|fetch/iu.test(err.message) ? err.message : adminTableMessages.loadFailed);
-    } finally {
-      if (call === latest.current) setLoading(false);
-    }
-  }, [api, paramsText, search, filterText, opText, sort.field, sort.order, page, pageSize, message]);
-
-  useEffect(() => {
-    void load();
-  }, [load, version]);
+  const served = useTablePage<Row>(api, { params: paramsText, search, filter: filterText, op: opText, sort: sort.field, order: sort.order, page, pageSize }, version);
+  const rows = local ? props.rows! : served.rows;
+  const loading = local ? props.loading! : served.loading;
+  const onReload = useRef(props.onReload);
+  onReload.current = props.onReload;
+  const reload = useCallback(() => (onReload.current ? onReload.current() : setVersion((v) => v + 1)), []);
 
   const currentQuery = useRef<Record<string, string | number | undefined>>({});
   currentQuery.current = { ...(JSON.parse(paramsText) as Record<string, string | number | undefined>), search: search || undefined, filter: filterText, op: opText, sort: sort.field, order: sort.order };
-  useImperativeHandle(ref, () => ({ reload: () => setVersion((v) => v + 1), clearSelection: () => setSelected([]), query: () => currentQuery.current }), []);
+  useImperativeHandle(ref, () => ({ reload, clearSelection: () => setSelected([]), query: () => currentQuery.current }), [reload]);
 
   const onChange: TableProps<Row>["onChange"] = (pagination, _filters, sorter) => {
+    if (local) return; // antd sorts a local list by the columns' own sorters
     const one = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;
     const field = one?.order ? String(one.columnKey ?? one.field ?? "") || undefined : undefined;
     setSort(field ? { field, order: one?.order === "ascend" ? "asc" : "desc" } : {});
@@ -145,33 +140,41 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
     } else setPage(pagination.current ?? 1);
   };
 
-  const selectedRows = rows.filter((row) => selected.includes(row.id));
-  const selection = { ids: selected, rows: selectedRows };
+  // A local list may lose a selected row on reload (a source deleted): only rows shown count.
+  const ids = local ? selected.filter((id) => rows.some((row) => row.id === id)) : selected;
+  const selection = { ids, rows: rows.filter((row) => ids.includes(row.id)) };
   // Under 576 px (antd's sm) the actions scroll with the row: fixed, they would hide the 标题.
   const phone = Grid.useBreakpoint().sm === false;
   const shown = useMemo(() => layoutColumns(columns, settings.hidden, selectable === true, !phone), [columns, settings.hidden, selectable, phone]);
   return (
     <div className={styles.block} data-testid={testId}>
-      <div className={styles.toolbar}>
-        <Space wrap>
-          {toolbar?.(selection)}
-          <Button icon={<ReloadOutlined />} onClick={() => setVersion((v) => v + 1)} aria-label="刷新">
-            刷新
-          </Button>
-        </Space>
-        <Space wrap className={styles.toolbarEnd}>
-          {searchPlaceholder ? (
+      <AdminToolbar
+        phone={phone}
+        actions={
+          <>
+            {toolbar?.(selection)}
+            <Button icon={<ReloadOutlined />} onClick={reload} aria-label="刷新">
+              刷新
+            </Button>
+          </>
+        }
+        extra={toolbarExtra?.(selection)}
+        search={
+          searchPlaceholder && !local ? (
             <Input.Search allowClear placeholder={searchPlaceholder} onSearch={(value) => setSearch(value.trim())} className={styles.search} enterButton="搜索" />
-          ) : null}
-          {toolbarExtra?.(selection)}
-          <DensityMenu density={settings.density} onChange={(density) => setSettings({ density })} />
-          <ColumnSettings columns={columns} hidden={settings.hidden} onChange={(hidden) => setSettings({ hidden })} />
-        </Space>
-      </div>
-      {selected.length > 0 ? (
+          ) : null
+        }
+        settings={
+          <>
+            <DensityMenu density={settings.density} onChange={(density) => setSettings({ density })} />
+            <ColumnSettings columns={columns} hidden={settings.hidden} onChange={(hidden) => setSettings({ hidden })} />
+          </>
+        }
+      />
+      {ids.length > 0 ? (
         <div className={styles.selectionBar} role="status" data-testid="selection-bar">
           <span>
-            已选择 <b>{selected.length}</b> 项
+            已选择 <b>{ids.length}</b> 项
           </span>
           <span aria-hidden="true">·</span>
           <Button type="link" size="small" onClick={() => setSelected([])}>
@@ -189,16 +192,29 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
         dataSource={rows}
         loading={loading}
         onChange={onChange}
-        rowSelection={selectable ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as Row["id"][]), preserveSelectedRowKeys: false } : undefined}
-        pagination={{
-          current: page,
-          pageSize,
-          total,
-          showSizeChanger: true,
-          pageSizeOptions: ADMIN_TABLE_PAGE_SIZES.map(String),
-          // A capped total (a broad keyword) reads 共 500+ 条.
-          showTotal: (count) => `共 ${count}${capped ? "+" : ""} 条`,
-        }}
+        rowSelection={
+          selectable
+            ? {
+                selectedRowKeys: ids,
+                onChange: (keys) => setSelected(keys as Row["id"][]),
+                preserveSelectedRowKeys: false,
+                ...(canSelect ? { getCheckboxProps: (row: Row) => ({ disabled: !canSelect(row) }) } : {}),
+              }
+            : undefined
+        }
+        pagination={
+          local
+            ? false
+            : {
+                current: page,
+                pageSize,
+                total: served.total,
+                showSizeChanger: true,
+                pageSizeOptions: ADMIN_TABLE_PAGE_SIZES.map(String),
+                // A capped total (a broad keyword) reads 共 500+ 条.
+                showTotal: (count) => `共 ${count}${served.capped ? "+" : ""} 条`,
+              }
+        }
       />
     </div>
   );
@@ -207,7 +223,7 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
 /** A batch button's label with the number of selected rows: 批量删除 (3). */
 export const batchLabel = (label: string, count: number) => (count > 0 ? `${label} (${count})` : label);
 
-/** See AdminTableProps; `ref` gives `reload()` and `clearSelection()`. */
+/** See AdminTableProps; `ref` gives `reload()`, `clearSelection()` and `query()`. */
 export const AdminTable = forwardRef(AdminTableInner) as <Row extends { id: number | string }>(
   props: AdminTableProps<Row> & { ref?: React.Ref<AdminTableHandle> },
 ) => ReturnType<typeof AdminTableInner>;

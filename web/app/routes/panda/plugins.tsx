@@ -1,8 +1,9 @@
 import { adminTableMessages } from "@contracts/admin-table-texts";
 import { pluginAdminPaths } from "@contracts/plugin-admin-texts";
-import { Alert, App, Button, Space, Table, Typography } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { Alert, App, Button, Typography } from "antd";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
+import { AdminTable, type AdminTableHandle, batchLabel } from "../../components/admin/AdminTable";
 import { pluginColumns, type PluginActions } from "../../components/admin/plugins/plugin-columns";
 import { PluginInstallCard } from "../../components/admin/plugins/PluginInstallCard";
 import { errorText, unwrap, type PluginRow, type PluginStaged } from "../../components/admin/plugins/plugin-types";
@@ -16,18 +17,23 @@ import { pageMeta } from "../../lib/site";
 
 export const meta = () => pageMeta("来源插件");
 
+/** A plugin as the table shows it: its platform is its row id. */
+type Row = PluginRow & { id: string };
+
 /**
  * 来源插件 (超级管理员, issue 21): MusicFree-protocol plugins that search and play a DJ site in
  * the sandbox. Install (file, address, subscription), try before enabling, switch, user
  * variables, the built-in site it replaces, update from its srcUrl (replayed against the source's
  * samples beside the version in use before it is activated, issue 22), roll back, remove. A short
- * list, not a paged table API: a plain antd table, like 来源管理.
+ * list, loaded whole: the admin table without paging, like 来源管理, with 批量启用/停用 (ADR 0078).
  */
 export default function Plugins() {
   const { message } = App.useApp();
-  const [rows, setRows] = useState<PluginRow[]>([]);
+  const table = useRef<AdminTableHandle>(null);
+  const [rows, setRows] = useState<Row[]>([]);
   const [loading, setLoading] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
+  const [switching, setSwitching] = useState(false);
   const [trying, setTrying] = useState<PluginRow | null>(null);
   const [editing, setEditing] = useState<PluginRow | null>(null);
   /** Newer versions stored and not yet used, replayed one after the other (检查更新, an upload…). */
@@ -40,7 +46,8 @@ export default function Plugins() {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      setRows((await unwrap(adminCall<{ plugins: PluginRow[] }>("GET", pluginAdminPaths.list), adminTableMessages.loadFailed)).plugins);
+      const { plugins } = await unwrap(adminCall<{ plugins: PluginRow[] }>("GET", pluginAdminPaths.list), adminTableMessages.loadFailed);
+      setRows(plugins.map((p) => ({ ...p, id: p.platform })));
     } catch (err) {
       void message.error(errorText(err, adminTableMessages.loadFailed));
     } finally {
@@ -64,6 +71,18 @@ export default function Plugins() {
       setBusy(null);
       await load();
     }
+  }
+
+  /** 批量启用/停用: one call, every selected plugin or none. */
+  async function switchMany(platforms: string[], enabled: boolean) {
+    setSwitching(true);
+    const res = await adminCall("POST", pluginAdminPaths.switch, { platforms, enabled }).catch(() => null);
+    setSwitching(false);
+    if (res?.code === 1) {
+      void message.success(res.msg);
+      table.current?.clearSelection();
+    } else void message.error(res?.msg || adminTableMessages.saveFailed);
+    await load();
   }
 
   const patch = (row: PluginRow, body: Record<string, unknown>) => unwrap(adminCall<PluginRow>("PATCH", pluginAdminPaths.plugin(row.platform), body));
@@ -123,24 +142,27 @@ export default function Plugins() {
           if (answer.staged.length > 0) setQueue((q) => [...q, ...answer.staged]);
         }}
       />
-      <Space style={{ marginBottom: 12 }}>
-        <Typography.Text strong>已安装 {rows.length} 个插件</Typography.Text>
-        <Button size="small" onClick={() => void load()}>
-          刷新
-        </Button>
-        <Button size="small" onClick={() => setSamples({ source: null })}>
-          全部样本
-        </Button>
-      </Space>
-      <Table<PluginRow>
-        rowKey="platform"
-        columns={pluginColumns(actions)}
-        dataSource={rows}
+      <AdminTable<Row>
+        ref={table}
+        rows={rows}
         loading={loading}
-        pagination={false}
-        scroll={{ x: 1100 }}
-        locale={{ emptyText: "还没有安装插件：在上方上传插件文件，或填写插件地址、订阅地址安装" }}
-        data-testid="plugin-table"
+        onReload={() => void load()}
+        columns={pluginColumns(actions)}
+        selectable
+        testId="plugin-table"
+        toolbar={({ ids }) => (
+          <>
+            <Typography.Text strong>已安装 {rows.length} 个插件</Typography.Text>
+            <Button disabled={ids.length === 0} loading={switching} onClick={() => void switchMany(ids, true)}>
+              {batchLabel("批量启用", ids.length)}
+            </Button>
+            <Button disabled={ids.length === 0} loading={switching} onClick={() => void switchMany(ids, false)}>
+              {batchLabel("批量停用", ids.length)}
+            </Button>
+            <Button onClick={() => setSamples({ source: null })}>全部样本</Button>
+          </>
+        )}
+        tableProps={{ locale: { emptyText: "还没有安装插件：在上方上传插件文件，或填写插件地址、订阅地址安装" } }}
       />
       <PluginTryDialog plugin={trying} onClose={() => setTrying(null)} />
       <PluginReplayDialog

@@ -27,7 +27,7 @@ const mono = { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monos
 export const updateSource = (row: PluginRow) => [row.srcUrl, row.origin].find((u) => u && /^https?:\/\//iu.test(u)) ?? null;
 
 /** The plugins table's columns: what each plugin is and says of itself, its switches and actions. */
-export function pluginColumns(a: PluginActions): ColumnsType<PluginRow> {
+export function pluginColumns<Row extends PluginRow>(a: PluginActions): ColumnsType<Row> {
   return [
     {
       title: "插件",
