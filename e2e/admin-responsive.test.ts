@@ -20,6 +20,7 @@ const WIDTHS = [1440, 1024, 768, 390] as const;
 let server: Awaited<ReturnType<typeof startWebServer>>;
 let browser: Browser;
 let token: string;
+let editorToken: string;
 let suiteId: number;
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ beforeAll(async () => {
   const db = server.app.deps.database.db;
   ({ token } = await createTestAdmin(db, { role: "super", username: "responsive_boss" }));
   // A long account name: the admin list's names once wrapped one character a line at 768 px.
-  await createTestAdmin(db, { role: "editor", username: "editor_with_a_rather_long_account_name" });
+  ({ token: editorToken } = await createTestAdmin(db, { role: "editor", username: "editor_with_a_rather_long_account_name" }));
   [{ id: suiteId }] = (await queryRows<{ id: number }>(db, sql`select id from items where kind = 'mix' order by id desc limit 1`)) as [{ id: number }];
   browser = await launchBrowser();
 });
@@ -56,9 +57,9 @@ const SCREENS = () => [
   ["/panda/settings", "站点设置"],
 ] as const;
 
-async function signedIn(width: number): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function signedIn(width: number, as = token): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, locale: "zh-CN" });
-  await context.addInitScript((t) => localStorage.setItem("admin_token", t), token);
+  await context.addInitScript((t) => localStorage.setItem("admin_token", t), as);
   const page = await context.newPage();
   const problems = await watchProblems(page);
   return { context, page, problems };
@@ -172,6 +173,38 @@ describe("the first paint", () => {
       expect(fcp).toBeGreaterThan(0);
       await page.screenshot({ path: `${SHOTS}/first-paint-${width}.png` });
       await context.close();
+    }
+  }, 180_000);
+
+  it("draws a 超级管理员's menu whole and an editor's without the super-only entries, before any script (ADR 0078)", async () => {
+    const SUPER_ONLY = ["来源管理", "来源插件", "管理员", "审计日志", "用户列表"];
+    for (const [who, as, isSuper] of [
+      ["super", token, true],
+      ["editor", editorToken, false],
+    ] as const) {
+      for (const width of [1440, 1024]) {
+        const { context, page } = await signedIn(width, as);
+        // A first visit: the login check names this session in the back office's cookie.
+        await page.goto(`${server.url}/panda/sutieList`);
+        await settled(page);
+        const cookie = (await context.cookies()).find((c) => c.name === "panda_menu");
+        expect(cookie, who).toMatchObject({ path: "/panda", httpOnly: true, sameSite: "Strict" });
+        expect(cookie!.value).not.toBe(as);
+        // The next load with no script at all: what shows is the server's drawing alone.
+        await page.route(/\.js(\?|$)/, (route) => route.abort());
+        await page.reload({ waitUntil: "load" });
+        await page.getByTestId("admin-skeleton").waitFor();
+        const sider = page.getByTestId("admin-sider");
+        if (width >= 1200) {
+          expect(await sider.getByText("套曲列表", { exact: true }).isVisible(), who).toBe(true);
+          for (const label of SUPER_ONLY) expect(await sider.getByText(label, { exact: true }).isVisible(), `${who} ${label}`).toBe(isSuper);
+          await page.screenshot({ path: `${SHOTS}/first-paint-${who}-${width}.png` });
+        } else {
+          // The folded menu: the groups' icons, 用户管理's only for a 超级管理员.
+          await expect.poll(() => page.getByTestId("admin-mini-menu").locator("> span").count(), { message: who }).toBe(isSuper ? 3 : 2);
+        }
+        await context.close();
+      }
     }
   }, 180_000);
 

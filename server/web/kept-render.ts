@@ -56,6 +56,7 @@ export async function renderToKeep(
   const context: AppContext = {
     services: recordingServices(services, sources),
     visitorId: async () => null,
+    adminRole: async () => null,
     logError: (err) => {
       failed = true;
       logError(err);

@@ -1,3 +1,4 @@
+import type { AdminRoleCode } from "@contracts/admin-texts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppServices } from "../services.js";
 
@@ -18,6 +19,11 @@ export interface ExtraLoadContext {
    * the request id and the stack; the visitor only sees the page's generic text.
    */
   logError(err: unknown): void;
+  /**
+   * The role of the admin whose live session the request's back-office cookie names, or null
+   * (ADR 0078): the admin layout draws that role's menu in the first paint. Null for a kept page.
+   */
+  adminRole(): Promise<AdminRoleCode | null>;
   /** The request's id (ADR 0044), shown on a 5xx page; empty for a kept page's render. */
   requestId: string;
 }

@@ -71,6 +71,15 @@ export function sessionService(db: AppDatabase, now: () => Date = () => new Date
       return admin ? toSessionAdmin(admin) : null;
     },
 
+    /**
+     * The admin behind a live admin session named by its token's hash (the back office's menu
+     * cookie, ADR 0078: the hash is no token, so it opens no API call), or null.
+     */
+    async adminByTokenHash(tokenHash: string): Promise<SessionAdmin | null> {
+      const admin = await repo.findAdminByTokenHash(tokenHash, now());
+      return admin ? toSessionAdmin(admin) : null;
+    },
+
     /** Ends the member session behind the token; unknown tokens are already "logged out". */
     async logoutUser(token: string | undefined): Promise<void> {
       if (token) await repo.deleteByTokenHash(hashToken(token), "user");

@@ -25,6 +25,7 @@ import type { AppServices } from "../../services.js";
 import { BODY_LIMITS } from "../../http/body-limits.js";
 import { clientMeta } from "../accounts/auth-routes.js";
 import { auditActor } from "../audit/service.js";
+import { setAdminMenuCookie } from "../admin/menu-cookie.js";
 
 const LOGIN_BODY_LIMIT = BODY_LIMITS.login;
 
@@ -52,9 +53,12 @@ export const adminAccountRoutes: FastifyPluginAsync<{ services: AppServices }> =
         response: { 200: envelope(adminLoginAnswerSchema) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       try {
-        return ok(await services.adminAuth.login(request.body, clientMeta(request)), m.loginOk);
+        const answer = await services.adminAuth.login(request.body, clientMeta(request));
+        // The first paint of the back office draws this admin's menu (ADR 0078).
+        setAdminMenuCookie(request, reply, answer.token);
+        return ok(answer, m.loginOk);
       } catch (err) {
         if (err instanceof AppError) throw err;
         request.log.error({ err }, "admin login failed");

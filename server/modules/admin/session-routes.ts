@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerToken, declareAccess } from "../../http/auth.js";
 import type { AppServices } from "../../services.js";
+import { clearAdminMenuCookie, setAdminMenuCookie } from "./menu-cookie.js";
 
 /**
  * The back office's session calls. Every route here is `admin` (the admin issue adds the
@@ -22,15 +23,21 @@ export const adminSessionRoutes: FastifyPluginAsync<{ services: AppServices }> =
       config: { beforePasswordChange: true },
       schema: { tags: ["admin"], summary: "当前登录管理员 (admin session check)", response: { 200: envelope(sessionAdminSchema) } },
     },
-    async (request) => ok(request.admin!),
+    async (request, reply) => {
+      // Sessions begun before the menu cookie existed, or in another tab, get it here (ADR 0078).
+      const token = bearerToken(request);
+      if (token) setAdminMenuCookie(request, reply, token);
+      return ok(request.admin!);
+    },
   );
 
   // The spec's admin logout (section 7): ends this admin session only.
   api.post(
     "/pandaadmin/index/logout",
     { config: { beforePasswordChange: true }, schema: { tags: ["admin"], summary: "管理员退出登录", response: { 200: envelope(z.null()) } } },
-    async (request) => {
+    async (request, reply) => {
       await services.sessions.logoutAdmin(bearerToken(request));
+      clearAdminMenuCookie(request, reply);
       return ok(null, adminMessages.logoutOk);
     },
   );

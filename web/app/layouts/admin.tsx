@@ -3,7 +3,7 @@ import { App, Avatar, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuPro
 import { useEffect, useState } from "react";
 import { ADMIN_ROLE_NAMES, adminMessages } from "@contracts/admin-texts";
 import { authMessages } from "@contracts/auth";
-import { Outlet, useLocation, useNavigate } from "react-router";
+import { Outlet, useLoaderData, useLocation, useNavigate } from "react-router";
 import { DEFAULT_SITE_SETTINGS } from "@contracts/site";
 import { AntdScope } from "../components/AntdScope";
 import { Logo } from "../components/nav/Logo";
@@ -27,11 +27,19 @@ const SIDER_COLLAPSED_WIDTH = 64;
 /**
  * The site settings, for the header and the screens' titles (ADR 0066). Read again on each
  * navigation in the back office (a cached answer), so a saved title shows on the next screen.
- * The back office still opens when they cannot be read: its screens say what failed.
+ * The back office still opens when they cannot be read: its screens say what failed. And the
+ * role of the admin the back office's cookie names (ADR 0078), so that the server draws a
+ * 超级管理员's menu whole; null for anyone else (the menu every admin sees).
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const site = await context.get(appContext).services.siteSettings.get().catch(() => DEFAULT_SITE_SETTINGS);
-  return { site };
+  const app = context.get(appContext);
+  const [site, role] = await Promise.all([app.services.siteSettings.get().catch(() => DEFAULT_SITE_SETTINGS), app.adminRole().catch(() => null)]);
+  return { site, role };
+}
+
+/** The page now depends on who asks (its menu): kept by no cache, the browser's included. */
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
 }
 
 /**
@@ -52,7 +60,10 @@ export default function AdminLayout() {
 
 function AdminFrame() {
   const { pathname } = useLocation();
-  const role = useSession((s) => s.admin?.role);
+  // The login check's answer once it is in; until then the role the server drew the page for.
+  const checked = useSession((s) => s.admin);
+  const rendered = useLoaderData<typeof loader>().role;
+  const role = checked ? checked.role : rendered;
   // The first-start account sees only the change-password dialog (AdminUser): no screen whose calls would all be refused.
   const mustChange = useSession((s) => s.admin?.mustChangePassword === true);
   // Empty on the server and at hydration; antd fills it in once it has measured the window.
@@ -95,7 +106,7 @@ function AdminFrame() {
             <Logo size={28} />
             {collapsed ? null : <span className={styles.brandText}>后台管理</span>}
           </div>
-          {measured ? menu(collapsed) : <EarlyMiniMenu />}
+          {measured ? menu(collapsed) : <EarlyMiniMenu role={role} />}
           {measured ? null : <div className={styles.earlyFullMenu}>{menu(false)}</div>}
         </Layout.Sider>
       )}

@@ -1,6 +1,7 @@
+import type { AdminRoleCode } from "@contracts/admin-texts";
 import { Skeleton } from "antd";
 import type { ReactNode } from "react";
-import { ADMIN_MENU_GROUP_ICONS } from "./admin-menu";
+import { adminMenuGroupIcons } from "./admin-menu";
 import styles from "../../layouts/admin.module.css";
 
 /**
@@ -20,14 +21,15 @@ export function AdminContentSkeleton() {
 
 /**
  * The collapsed menu as the server draws it for a screen under 1200 px, before the script has
- * measured the window (CSS shows it there instead of the full menu): the groups' icons, as
- * antd's collapsed menu shows them. Not interactive; the real menu replaces it at hydration.
+ * measured the window (CSS shows it there instead of the full menu): the groups' icons the
+ * admin's role sees, as antd's collapsed menu shows them. Not interactive; the real menu
+ * replaces it at hydration.
  */
-export function EarlyMiniMenu() {
+export function EarlyMiniMenu({ role }: { role: AdminRoleCode | null | undefined }) {
   return (
-    <div className={styles.miniMenu} aria-hidden="true">
-      {ADMIN_MENU_GROUP_ICONS.map((icon, i) => (
-        <span key={i} className={styles.miniItem}>
+    <div className={styles.miniMenu} aria-hidden="true" data-testid="admin-mini-menu">
+      {adminMenuGroupIcons(role).map(({ key, icon }) => (
+        <span key={key} className={styles.miniItem}>
           {icon}
         </span>
       ))}

@@ -77,7 +77,7 @@ const GROUPS: AdminMenuGroup[] = [
 ];
 
 /** The menu a role sees: an editor gets no 超级管理员 entries (and no group left empty). */
-export function adminMenuFor(role: AdminRoleCode | undefined): NonNullable<MenuProps["items"]> {
+export function adminMenuFor(role: AdminRoleCode | null | undefined): NonNullable<MenuProps["items"]> {
   return GROUPS.map((group) => ({
     key: group.key,
     label: group.label,
@@ -103,5 +103,6 @@ export function adminMenuKey(pathname: string): string {
   return pathname.replace(/\/$/, "");
 }
 
-/** The icons of the groups every admin sees, as the collapsed menu shows them (the server's first paint, AdminShell). */
-export const ADMIN_MENU_GROUP_ICONS = GROUPS.filter((g) => g.children.some((e) => !isSuperOnly(e.key))).map((g) => g.icon);
+/** The icons of the groups a role sees, as the collapsed menu shows them (the server's first paint, AdminShell). */
+export const adminMenuGroupIcons = (role: AdminRoleCode | null | undefined) =>
+  GROUPS.filter((g) => role === "super" || g.children.some((e) => !isSuperOnly(e.key))).map((g) => ({ key: g.key, icon: g.icon }));
