@@ -1,12 +1,14 @@
 /**
  * The security headers every answer carries and the flags of every cookie the site sets
  * (ADR 0003, 0014, 0043): API answers, refusals, non-API answers with the page policy; cookies
- * HttpOnly and SameSite=Lax always, Secure when the request came over https (behind a trusted
- * proxy, X-Forwarded-Proto), never when it did not (a browser would drop it on http).
+ * HttpOnly and SameSite=Lax always (the back office's menu cookie Strict, for /panda only: ADR
+ * 0078), Secure when the request came over https (behind a trusted proxy, X-Forwarded-Proto),
+ * never when it did not (a browser would drop it on http).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoMediaFixture } from "../db/seed/demo-media.fixture.js";
 import { seedDemoCatalogue } from "../db/seed/index.js";
+import { createTestAdmin } from "../testing/admins.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { API_CSP } from "./security.js";
 
@@ -99,6 +101,16 @@ describe("cookie flags", () => {
     expect(https).toContain("httponly");
     expect(https).toContain("samesite=lax");
     expect(https).toContain("secure");
+  });
+
+  it("the back office's menu cookie is HttpOnly, SameSite=Strict and for /panda only, Secure behind https only", async () => {
+    const admin = await createTestAdmin(t.database.db, { role: "super" });
+    const check = async (proto: string) =>
+      flags(cookie((await t.app.inject({ url: "/api/pandaadmin/check", remoteAddress: PROXY, headers: { ...admin.headers, "x-forwarded-proto": proto, "x-forwarded-for": "203.0.113.9" } })).headers, "panda_menu"));
+    const plain = await check("http");
+    expect(plain).toEqual(expect.arrayContaining(["httponly", "samesite=strict", "path=/panda"]));
+    expect(plain).not.toContain("secure");
+    expect(await check("https")).toEqual(expect.arrayContaining(["httponly", "samesite=strict", "path=/panda", "secure"]));
   });
 
   it("X-Forwarded-Proto from an address that is not the proxy is not believed", async () => {
