@@ -6,7 +6,7 @@
  * one line of actions that scrolls sideways beside the fixed settings. Screenshots in
  * test-results/screenshots/admin-source-tables/ (SHOTS_DIR overrides).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +20,7 @@ import { startFixtureSite, type FixtureSite } from "../server/testing/fixture-si
 import { hydrated, launchBrowser } from "./browser";
 import { ROOT, startWebServer, watchProblems } from "./web-server";
 
+const DJUU_CONFIG = JSON.parse(readFileSync(new URL("../server/modules/sources/adapters/djuu.generic.json", import.meta.url), "utf8")) as Record<string, unknown>;
 const SHOTS = process.env.SHOTS_DIR ?? path.join(ROOT, "test-results", "screenshots", "admin-source-tables");
 
 let server: Awaited<ReturnType<typeof startWebServer>>;
@@ -46,9 +47,14 @@ beforeAll(async () => {
     },
   });
   closeSources = built.close;
-  server = await startWebServer({ suites: 4 }, { sourceAdapters: built.sources });
+  server = await startWebServer({ suites: 4 }, { sourceAdapters: built.sources, sourceNetwork: { allowAddresses: [working.host] } });
   await applyExternalSources(server.app.services, ["djuu", "172minx", "vvvdj"], { info: () => {} });
-  ({ token } = await createTestAdmin(server.app.deps.database.db, { role: "super", username: "tables_boss" }));
+  const admin = await createTestAdmin(server.app.deps.database.db, { role: "super", username: "tables_boss" });
+  token = admin.token;
+  // A generic source: its row has all four actions (删除 too).
+  const mirror = { ...DJUU_CONFIG, code: "mirror", name: "镜像DJ", baseUrl: working.url, bases: { api: `${working.url}/app/v1` }, hosts: [working.host], minIntervalMs: 0 };
+  const put = await server.app.inject({ method: "PUT", url: "/api/pandaadmin/sources/mirror", headers: admin.headers, payload: mirror });
+  expect(put.statusCode, put.body).toBe(201);
   // Two plugins, switched off as installed (their site is never asked: only their switches are used).
   const plugin = yedianPlugin("1.0.0", "http://127.0.0.1:9");
   await server.app.services.plugins.admin.installFile(SITE_ACTOR, plugin);
@@ -94,6 +100,10 @@ describe("来源管理 and 来源插件 as admin tables", () => {
     const switchOf = (code: string) => row(code).getByRole("switch").getAttribute("aria-checked");
     await row("djuu").waitFor();
     expect(await row("local").locator(".ant-checkbox-input").isDisabled()).toBe(true);
+    // The row actions fit their fixed column: a generic source's 删除 is not cut off.
+    const actionsCell = (await row("mirror").locator("td").last().boundingBox())!;
+    const remove = (await row("mirror").getByRole("button", { name: "删除" }).boundingBox())!;
+    expect(remove.x + remove.width).toBeLessThanOrEqual(actionsCell.x + actionsCell.width);
 
     await pick("djuu", "172minx");
     const bar = page.getByTestId("selection-bar");

@@ -111,7 +111,8 @@ export function sourceColumns(a: SourceActions): ColumnsType<SourceTableRow> {
     {
       title: "操作",
       key: "actions",
-      width: 250,
+      // Four small buttons on one line (a generic source's 删除 included): the column is fixed on the right.
+      width: 290,
       render: (_v, row) =>
         row.adapter === "none" ? null : (
           <Space size="small">
@@ -124,7 +125,7 @@ export function sourceColumns(a: SourceActions): ColumnsType<SourceTableRow> {
             <Button size="small" disabled={!row.inUse} loading={a.checking.has(row.code)} onClick={() => a.runCanary(row)} data-canary-run={row.code}>
               立即检测
             </Button>
-            {row.adapter === "generic" ? <DeleteConfirm title={`删除来源 ${row.name}？`} onConfirm={() => a.remove(row)} /> : null}
+            {row.adapter === "generic" ? <DeleteConfirm link title={`删除来源 ${row.name}？`} onConfirm={() => a.remove(row)} /> : null}
           </Space>
         ),
     },
