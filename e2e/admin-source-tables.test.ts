@@ -85,6 +85,18 @@ async function settled(page: Page) {
   await page.waitForLoadState("networkidle");
 }
 
+/** 列设置 hides column `hidden` of the table; after a reload (once `shown` is back) it is still hidden. */
+async function hidesOverReload(page: Page, testId: string, hidden: string, shown: string) {
+  const heads = () => page.getByTestId(testId).locator("thead th").allInnerTexts();
+  await page.getByRole("button", { name: "列设置" }).click();
+  await page.getByTestId("column-settings").getByRole("checkbox", { name: hidden }).uncheck();
+  await expect.poll(heads).not.toContain(hidden);
+  await page.reload();
+  await settled(page);
+  await expect.poll(heads).toContain(shown);
+  expect(await heads()).not.toContain(hidden);
+}
+
 const toast = (page: Page, text: string) => page.locator(".ant-message-notice").getByText(text).first().waitFor();
 /** The label of a button as shown (its accessible name may also hold an icon's). */
 const button = (page: Page, text: RegExp) => page.locator("button", { hasText: text });
@@ -130,15 +142,7 @@ describe("来源管理 and 来源插件 as admin tables", () => {
     expect(await table.locator('[data-source-canary="vvvdj"]').getAttribute("data-canary-state")).toBe("outage");
     await page.screenshot({ path: `${SHOTS}/sources-checked-1440.png` });
 
-    // Columns: hide 健康; the choice survives a reload.
-    const heads = () => table.locator("thead th").allInnerTexts();
-    await page.getByRole("button", { name: "列设置" }).click();
-    await page.getByTestId("column-settings").getByRole("checkbox", { name: "健康" }).uncheck();
-    await expect.poll(heads).not.toContain("健康");
-    await page.reload();
-    await settled(page);
-    await expect.poll(heads).toContain("巡检");
-    expect(await heads()).not.toContain("健康");
+    await hidesOverReload(page, "source-table", "健康", "巡检");
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
@@ -161,14 +165,7 @@ describe("来源管理 and 来源插件 as admin tables", () => {
     await toast(page, "已停用 1 个插件");
     await expect.poll(switches).toEqual(["false", "true"]);
 
-    const heads = () => table.locator("thead th").allInnerTexts();
-    await page.getByRole("button", { name: "列设置" }).click();
-    await page.getByTestId("column-settings").getByRole("checkbox", { name: "能力" }).uncheck();
-    await expect.poll(heads).not.toContain("能力");
-    await page.reload();
-    await settled(page);
-    await expect.poll(heads).toContain("版本");
-    expect(await heads()).not.toContain("能力");
+    await hidesOverReload(page, "plugin-table", "能力", "版本");
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
