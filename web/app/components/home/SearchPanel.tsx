@@ -1,11 +1,15 @@
 import type { SearchChannel } from "@contracts/home";
 import { SEARCH_KEYWORD_MAX, searchMessages } from "@contracts/search-texts";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { onDemand } from "../../lib/on-demand";
 import { useSiteMessage } from "../feedback";
 import styles from "./home.module.css";
-import { canStream, type HomeSearch, type KnownSite, searchCatalogue, streamSearch } from "./search-api";
-import { applyBroken, applyDone, applySource, type ShownSearch } from "./search-stream";
-import { SearchResults } from "./SearchResults";
+// Type-only: the search's code is a chunk of its own (search-engine.ts), loaded on intent.
+import type { HomeSearch, KnownSite } from "./search-api";
+import type { ShownSearch } from "./search-stream";
+
+type SearchEngine = typeof import("./search-engine");
+const searchEngine = onDemand(() => import("./search-engine"));
 
 const TYPES = [
   { code: "mp3", name: "音频" },
@@ -20,6 +24,8 @@ const TYPES = [
  * Where the browser reads a fetched body as it arrives, the search is streamed (ADR 0050):
  * 本站's hits show at once and each site's are appended as it answers; elsewhere, or when the
  * stream is refused before its first event, the merged answer of GET /api/forntend/indexsearch.
+ * The code that does this and draws the results loads on the first focus or press in the box
+ * (ADR 0077): it is not part of the page's first load.
  */
 // One empty list for every render: the memoized rows compare their props by identity.
 const NO_SITES: readonly KnownSite[] = [];
@@ -31,6 +37,7 @@ export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchCh
   const [type, setType] = useState<HomeSearch["type"]>("mp3");
   const [result, setResult] = useState<ShownSearch | null>(null);
   const [loading, setLoading] = useState(false);
+  const [engine, setEngine] = useState(searchEngine.loaded);
   // Answers of an older query that arrive late must not replace a newer one.
   const latest = useRef(0);
   const keywordBox = useRef<HTMLInputElement>(null);
@@ -40,11 +47,37 @@ export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchCh
     closeStream.current = null;
   };
   useEffect(() => stopStream, []);
+  // Typed into (or tapped) before the page hydrated: the search is about to be asked.
+  useEffect(() => {
+    const section = keywordBox.current?.closest("section");
+    if (keywordBox.current?.value || section?.contains(document.activeElement)) searchEngine.preload();
+  }, []);
 
   function run(query: HomeSearch) {
     const ticket = ++latest.current;
     stopStream();
     setLoading(true);
+    // Loaded already (the usual case: focusing the box fetched it): the request leaves at once.
+    const ready = searchEngine.loaded();
+    if (ready) {
+      setEngine(ready);
+      return start(ready, query, ticket);
+    }
+    searchEngine.load().then(
+      (loaded) => {
+        if (ticket !== latest.current) return;
+        setEngine(loaded);
+        start(loaded, query, ticket);
+      },
+      () => {
+        if (ticket !== latest.current) return;
+        setLoading(false);
+        message.error(searchMessages.searchFailed);
+      },
+    );
+  }
+
+  function start({ canStream, streamSearch, applySource, applyDone, applyBroken }: SearchEngine, query: HomeSearch, ticket: number) {
     if (!canStream()) return void runMerged(query, ticket);
     // For the bench and the e2e test: when the request left, when each source's hits painted.
     for (const mark of performance.getEntriesByType("mark")) if (mark.name.startsWith("search-")) performance.clearMarks(mark.name);
@@ -69,7 +102,7 @@ export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchCh
 
   async function runMerged(query: HomeSearch, ticket: number) {
     try {
-      const data = await searchCatalogue(query);
+      const data = await (await searchEngine.load()).searchCatalogue(query);
       if (ticket === latest.current) setResult({ query, data, sources: null, done: true });
     } catch (err) {
       if (ticket === latest.current) message.error((err as Error).message || searchMessages.searchFailed);
@@ -105,7 +138,7 @@ export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchCh
   }
 
   return (
-    <section className={styles.search} aria-label="搜索" onKeyDown={onKeyDown}>
+    <section className={styles.search} aria-label="搜索" onKeyDown={onKeyDown} onFocus={searchEngine.preload} onPointerDown={searchEngine.preload}>
       <form className={styles.searchForm} role="search" onSubmit={submit}>
         <select className={styles.channel} aria-label="搜索来源" value={channel} onChange={(e) => setChannel(e.target.value)}>
           {channels.map((c) => (
@@ -137,7 +170,7 @@ export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchCh
           {loading ? "搜索中..." : "搜索"}
         </button>
       </form>
-      {result ? <SearchResults result={result} sites={sites} onPage={onPage} /> : null}
+      {result && engine ? <engine.SearchResults result={result} sites={sites} onPage={onPage} /> : null}
     </section>
   );
 }

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { showDefaultCover } from "../../lib/default-cover";
+import { onDemand, useOnDemand } from "../../lib/on-demand";
+import { useSiteMessage } from "../feedback";
 import { Link } from "react-router";
 import { formatDuration } from "../suite/format";
 import { Icon, type IconName } from "./icons";
 import { playerControls } from "./media-engine";
 import { knownDuration, trackAt } from "./player-item";
-import { currentItem, usePlayer } from "./player-store";
-import { PlaylistPanel } from "./PlaylistPanel";
+import { currentItem, playerStore, usePlayer } from "./player-store";
 import styles from "./player.module.css";
 
 /** 'now playing: track N of M' when the item has a timed tracklist. */
@@ -16,6 +17,9 @@ export function useNowPlayingTrack() {
   return tracks && n >= 0 ? { n: n + 1, of: tracks.length, label: tracks[n].label } : null;
 }
 
+/** The playlist's code: fetched once the bar is shown, opened with its button (ADR 0077). */
+const playlistPanel = onDemand(() => import("./PlaylistPanel"));
+
 /** The length while it is not known (a restored entry that never reported one). */
 export const UNKNOWN_TIME = "--:--";
 
@@ -24,6 +28,8 @@ export function PlayerBar() {
   const item = usePlayer(currentItem);
   const s = usePlayer((st) => st);
   const track = useNowPlayingTrack();
+  // The playlist's code is fetched while the bar is up: its button opens it at once.
+  useEffect(playlistPanel.preload, []);
   if (!item) return null;
   // Until the media says how long it is (after a reload it has not loaded yet), the entry's own length.
   const duration = knownDuration(s.duration, item);
@@ -106,9 +112,18 @@ export function PlayerBar() {
           <span className={styles.count}>{s.items.length}</span>
         </button>
       </div>
-      {s.panelOpen ? <PlaylistPanel /> : null}
+      {s.panelOpen ? <Playlist /> : null}
     </div>
   );
+}
+
+function Playlist() {
+  const message = useSiteMessage();
+  const panel = useOnDemand(playlistPanel, true, () => {
+    message.error("加载失败，请重试");
+    playerStore.getState().setPanelOpen(false);
+  });
+  return panel ? <panel.PlaylistPanel /> : null;
 }
 
 function IconButton(props: { icon: IconName; label: string; hint?: string; onClick: () => void; disabled?: boolean; main?: boolean }) {

@@ -1,16 +1,20 @@
 import { useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
-import { useAccountSync } from "./account-sync";
+import { onDemand, useOnDemand } from "../../lib/on-demand";
+import { useSiteMessage } from "../feedback";
+import { useAccountSync } from "./use-account-sync";
 import { attachMediaElement } from "./media-engine";
 import { MiniBar } from "./MiniBar";
 import { PlayerBar } from "./PlayerBar";
-import { PlayerSheet } from "./PlayerSheet";
 import { playerStore, usePlayer } from "./player-store";
 import { PlayerSlot } from "./PlayerSlot";
 import { useMediaSession } from "./use-media-session";
 import { usePhoneLayout } from "./use-phone-layout";
 import { usePlayerKeys } from "./use-player-keys";
 import { VideoWindow } from "./VideoWindow";
+
+/** The phones' full-screen player: fetched once the mini bar is shown, opened by a tap on it (ADR 0077). */
+const playerSheet = onDemand(() => import("./PlayerSheet"));
 
 /**
  * The global player, mounted once by the default layout: the bar in the bottom slot (hidden,
@@ -23,6 +27,12 @@ export function PlayerHost({ barHidden }: { barHidden?: boolean }) {
   const phone = usePhoneLayout();
   const [sheetOpen, setSheetOpen] = useState(false);
   const { pathname } = useLocation();
+  const message = useSiteMessage();
+  const sheetWanted = phone && hasItem && sheetOpen && !barHidden;
+  const sheet = useOnDemand(playerSheet, sheetWanted, () => {
+    message.error("加载失败，请重试");
+    setSheetOpen(false);
+  });
 
   useEffect(() => {
     const detach = attachMediaElement(media.current!);
@@ -30,6 +40,10 @@ export function PlayerHost({ barHidden }: { barHidden?: boolean }) {
     void playerStore.persist.rehydrate();
     return detach;
   }, []);
+  // Something to play on a phone: the sheet's code comes now, so a tap on the bar opens it at once.
+  useEffect(() => {
+    if (phone && hasItem) playerSheet.preload();
+  }, [phone, hasItem]);
   // Another page (the sheet's title link, a link elsewhere) closes the sheet.
   useEffect(() => setSheetOpen(false), [pathname]);
   useMediaSession();
@@ -41,7 +55,7 @@ export function PlayerHost({ barHidden }: { barHidden?: boolean }) {
   return (
     <>
       <PlayerSlot hidden={barHidden}>{bar}</PlayerSlot>
-      {phone && hasItem && sheetOpen && !barHidden ? <PlayerSheet onClose={() => setSheetOpen(false)} /> : null}
+      {sheetWanted && sheet ? <sheet.PlayerSheet onClose={() => setSheetOpen(false)} /> : null}
       <VideoWindow mediaRef={media} />
     </>
   );

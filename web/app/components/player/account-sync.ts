@@ -1,8 +1,6 @@
 import type { PlaybackPosition, PlayerState as AccountPlayer, QueueEntry } from "@contracts/library";
 import { libraryPaths, POSITIONS_MAX, QUEUE_MAX_ITEMS } from "@contracts/library-texts";
-import { useEffect } from "react";
 import { storedToken } from "../../lib/user-api";
-import { useSession } from "../../session/store";
 import { getPlayerState, putPositions, putQueue } from "../library/library-api";
 import { mimeTypeOf, type PlayerItem } from "./player-item";
 import { playerStore, type PlayerState } from "./player-store";
@@ -152,10 +150,4 @@ export function startAccountSync(): () => void {
     clearTimeout(queueTimer);
     window.removeEventListener("pagehide", onExit);
   };
-}
-
-/** Runs the account sync while a member is signed in (the global player mounts it). */
-export function useAccountSync() {
-  const userId = useSession((s) => s.user?.id ?? null);
-  useEffect(() => (userId === null ? undefined : startAccountSync()), [userId]);
 }
