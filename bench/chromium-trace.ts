@@ -82,6 +82,8 @@ export function accountRounds(traceJson: Buffer, codes: string[]): Record<string
         "tasks off a core": ms(wall - cpu),
         "no task": ms(end - request.ts - wall),
         tasks: windowTasks.length,
+        // How much was painted again: each cover or logo drawn counts once per frame that paints it.
+        "images painted": onMain.filter((e) => e.name === "PaintImage" && inWindow(e)).length,
         "longest task": ms(Math.max(0, ...windowTasks.map((t) => t.dur!))),
         ...kinds,
         "last chunk before the mark, ms before it": chunks.length ? ms(end - chunks.at(-1)!.ts) : "",

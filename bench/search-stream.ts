@@ -94,6 +94,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "60" },
     // --arrivals poisson: every other search of the page's turn goes to a bare page (bench/search-pages.ts), the Chromium rows' reference (--no-bare: none).
     bare: { type: "boolean", default: true },
+    // A style sheet added to the search page after it loads: a layout or paint change tried under the same load.
+    "page-css": { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
@@ -169,6 +171,7 @@ const pages = await Promise.all(
 for (const p of pages) {
   await p.goto(`${url}/`);
   await hydrated(p);
+  if (values["page-css"]) await p.addStyleTag({ content: values["page-css"] });
 }
 // The bare page: the steady load's reference (a tab of its own, idle in bursts, so not opened then).
 const barePage = steady && values.bare ? await browser.newPage({ viewport: { width: 1366, height: 900 }, extraHTTPHeaders: { "x-forwarded-for": benchClientAddress() } }) : undefined;
