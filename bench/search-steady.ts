@@ -23,6 +23,8 @@ export interface SteadyInput {
   pageSearch: (keyword: string) => Promise<Marks>;
   /** The bare page's search (bench/search-pages.ts), taken turn about with the page's when given. */
   bareSearch?: (keyword: string) => Promise<Marks>;
+  /** The page with a change tried (`--ab-css`), taken in turn with the others when given. */
+  variantSearch?: (keyword: string) => Promise<Marks>;
 }
 
 export interface SteadyResult {
@@ -30,6 +32,8 @@ export interface SteadyResult {
   samples: { marks: Marks; keyword: string; inFlightAtRequest: number }[];
   /** The bare page's searches (the reference), when asked. */
   bareSamples: { marks: Marks; keyword: string; inFlightAtRequest: number }[];
+  /** The page with the change tried, when asked. */
+  variantSamples: { marks: Marks; keyword: string; inFlightAtRequest: number }[];
   streamed: { arrivals: Record<string, number>; keyword: string }[];
   /** Searches in flight (the fetched streams and the page's or the bare page's), read every 50 ms. */
   inFlightSeen: number[];
@@ -40,7 +44,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const exponential = (mean: number) => -Math.log(1 - Math.random()) * mean;
 
 export async function runSteady(input: SteadyInput): Promise<SteadyResult> {
-  const result: SteadyResult = { samples: [], bareSamples: [], streamed: [], inFlightSeen: [] };
+  const result: SteadyResult = { samples: [], bareSamples: [], variantSamples: [], streamed: [], inFlightSeen: [] };
   const endAt = performance.now() + input.seconds * 1000;
   let open = 0;
   let pageOpen = 0;
@@ -67,14 +71,20 @@ export async function runSteady(input: SteadyInput): Promise<SteadyResult> {
 
   // The page, after the ramp, until the end.
   await sleep(input.searchMs);
+  // Turn about: the page, the bare page, the page with the change tried (those given).
+  const turns = [
+    { search: input.pageSearch, samples: result.samples },
+    ...(input.bareSearch ? [{ search: input.bareSearch, samples: result.bareSamples }] : []),
+    ...(input.variantSearch ? [{ search: input.variantSearch, samples: result.variantSamples }] : []),
+  ];
   for (let turn = 0; performance.now() < endAt - input.searchMs; turn++) {
-    const bare = input.bareSearch && turn % 2 === 1;
+    const { search, samples } = turns[turn % turns.length]!;
     const keyword = input.nextKeyword();
     const inFlightAtRequest = open + 1;
     pageOpen = 1;
-    const marks = await (bare ? input.bareSearch! : input.pageSearch)(keyword);
+    const marks = await search(keyword);
     pageOpen = 0;
-    (bare ? result.bareSamples : result.samples).push({ marks, keyword, inFlightAtRequest });
+    samples.push({ marks, keyword, inFlightAtRequest });
     await sleep(100 + Math.random() * 400);
   }
   await arrivals;

@@ -96,6 +96,9 @@ const { values } = parseArgs({
     bare: { type: "boolean", default: true },
     // A style sheet added to the search page after it loads: a layout or paint change tried under the same load.
     "page-css": { type: "string" },
+    // --arrivals poisson: a second search page with this style sheet added, taken in turn with
+    // the page (and the bare page): a change tried against the page under the same load, same run.
+    "ab-css": { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
@@ -141,14 +144,14 @@ const ALONE = 3;
 const texts = server.target.searchSamples;
 const words = [...new Set(texts.flatMap((t) => t.split(" ").filter((w) => /^[a-z]{6,16}$/.test(w))))].sort(() => Math.random() - 0.5);
 if (words.length < (rounds + 2) * concurrent + 20 + ALONE * pageCount) throw new Error(`only ${words.length} keywords`);
-// The steady load's keywords: two, then three neighbouring pinyin words of an item's search text
+// The steady load's keywords: two, then three, four and five neighbouring pinyin words of an item's search text
 // (found by the catalogue, none asked twice).
 const runsOf = (n: number) =>
   texts.flatMap((t) => {
     const all = t.split(" ");
     return all.flatMap((_, i) => (i + n <= all.length && all.slice(i, i + n).every((w) => /^[a-z]{2,16}$/.test(w)) ? [all.slice(i, i + n).join(" ")] : []));
   });
-const steadyKeywords = [...new Set([...runsOf(2).sort(() => Math.random() - 0.5), ...runsOf(3).sort(() => Math.random() - 0.5)])];
+const steadyKeywords = [...new Set([2, 3, 4, 5].flatMap((n) => runsOf(n).sort(() => Math.random() - 0.5)))];
 const steady = values.arrivals === "poisson";
 if (!steady && values.arrivals !== "burst") throw new Error("--arrivals is burst or poisson");
 // Poisson arrivals at ~concurrent / 3 s, and the page's searches: a tenth to spare.
@@ -176,6 +179,12 @@ for (const p of pages) {
 // The bare page: the steady load's reference (a tab of its own, idle in bursts, so not opened then).
 const barePage = steady && values.bare ? await browser.newPage({ viewport: { width: 1366, height: 900 }, extraHTTPHeaders: { "x-forwarded-for": benchClientAddress() } }) : undefined;
 if (barePage) await openBarePage(barePage, url);
+const variantPage = steady && values["ab-css"] ? await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: "zh-CN", extraHTTPHeaders: { "x-forwarded-for": benchClientAddress() } }) : undefined;
+if (variantPage) {
+  await variantPage.goto(`${url}/`);
+  await hydrated(variantPage);
+  await variantPage.addStyleTag({ content: values["ab-css"]! });
+}
 
 // This process's event-loop delay: a late fetch client would be counted as the server's time.
 const benchLoop = monitorEventLoopDelay({ resolution: 10 }); // per window (reset by each snapshot)
@@ -264,6 +273,7 @@ if (steady) {
     streamOne,
     pageSearch: async (keyword) => (await typeKeyword(pages[0]!, keyword), submitAndWait(pages[0]!, keyword, LAST_SOURCE)),
     bareSearch: barePage ? (keyword) => bareSearch(barePage, keyword, LAST_SOURCE) : undefined,
+    variantSearch: variantPage ? async (keyword) => (await typeKeyword(variantPage, keyword), submitAndWait(variantPage, keyword, LAST_SOURCE)) : undefined,
   });
   samples.push(...steadyLoad.samples);
   streamed.push(...steadyLoad.streamed);
@@ -331,7 +341,8 @@ for (const { code, latency } of sites) {
   const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! - writeDelay(s.keyword) }));
   row(`fetch from the wire: ${code}`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
 }
-for (const [who, list] of [["Chromium", samples], ["bare page (reference)", steadyLoad?.bareSamples ?? []]] as const) {
+const pageRows = [["Chromium", samples], ["bare page (reference)", steadyLoad?.bareSamples ?? []], ["Chromium, --ab-css", steadyLoad?.variantSamples ?? []]] as const;
+for (const [who, list] of pageRows) {
   const paintFirst = list.map((s) => since(s.marks, "search-first-results"));
   row(`${who}: first results painted (本站)`, paintFirst, FIRST_PAINT_BUDGET_MS, localRef(paintFirst));
   for (const { code, latency } of sites) {
