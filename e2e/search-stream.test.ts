@@ -130,6 +130,35 @@ describe("the streamed home search", () => {
     await searchWhileSlow({ width: 390, height: 844 }, "串烧", "phone");
   });
 
+  it("a new search keeps the last one's height while its sources answer: what is below moves neither up nor back down", async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: "zh-CN" });
+    await page.goto(`${server.url}/`);
+    await hydrated(page);
+    const box = page.getByRole("search");
+    const results = page.locator("[aria-live=polite]");
+    const height = () => results.evaluate((el) => el.getBoundingClientRect().height);
+    // The columns under the search (carousel, lists, charts).
+    const belowTop = () => page.locator("section[aria-label=搜索] + *").evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY));
+    await box.getByLabel("搜索关键词").fill("慢摇");
+    await box.getByRole("button", { name: "搜索" }).click();
+    await page.getByText("“慢摇” 找到").waitFor({ timeout: 10_000 });
+    const [last, lastBelow] = [await height(), await belowTop()];
+
+    // The next search's first sources show fewer rows (清风DJ's are still to come): same height.
+    await box.getByLabel("搜索关键词").fill("车载");
+    await box.getByRole("button", { name: "搜索" }).click();
+    await page.locator("[aria-live=polite] li[data-source=djuu]").first().waitFor();
+    await expect.poll(() => results.getAttribute("aria-busy")).toBe("true");
+    expect(await page.locator("[aria-live=polite] li[data-source=vvvdj]").count()).toBe(0);
+    expect(await height()).toBeGreaterThanOrEqual(last - 0.5);
+    expect(await belowTop()).toBe(lastBelow);
+    await page.screenshot({ path: path.join(SHOTS, "desktop-next-search-while-searching.png") });
+    // Once every source answered, the box is as tall as its rows again.
+    await page.getByText("“车载” 找到").waitFor({ timeout: 10_000 });
+    expect(await results.evaluate((el) => el.style.minHeight)).toBe("");
+    await page.close();
+  });
+
   it("a repeat within the kept time shows every source at once", async () => {
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: "zh-CN" });
     await page.goto(`${server.url}/`);

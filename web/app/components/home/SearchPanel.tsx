@@ -41,6 +41,11 @@ export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchCh
   // Answers of an older query that arrive late must not replace a newer one.
   const latest = useRef(0);
   const keywordBox = useRef<HTMLInputElement>(null);
+  // A new search (or page) keeps the results' height until all its sources answered: its first
+  // source's rows replace more rows, and what is below would move up, then down again with each
+  // source (and the latest lists, brought near the view, would be laid out and painted for it).
+  const resultsBox = useRef<HTMLDivElement>(null);
+  const [heldHeight, setHeldHeight] = useState(0);
   const closeStream = useRef<(() => void) | null>(null);
   const stopStream = () => {
     closeStream.current?.();
@@ -57,6 +62,7 @@ export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchCh
     const ticket = ++latest.current;
     stopStream();
     setLoading(true);
+    setHeldHeight(resultsBox.current?.offsetHeight ?? 0);
     // Loaded already (the usual case: focusing the box fetched it): the request leaves at once.
     const ready = searchEngine.loaded();
     if (ready) {
@@ -170,7 +176,7 @@ export function SearchPanel({ channels, sites = NO_SITES }: { channels: SearchCh
           {loading ? "搜索中..." : "搜索"}
         </button>
       </form>
-      {result && engine ? <engine.SearchResults result={result} sites={sites} onPage={onPage} /> : null}
+      {result && engine ? <engine.SearchResults result={result} sites={sites} onPage={onPage} heldHeight={heldHeight} ref={resultsBox} /> : null}
     </section>
   );
 }

@@ -25,10 +25,15 @@ export const SearchResults = memo(function SearchResults({
   result: { query, data, sources, done },
   sites,
   onPage,
+  heldHeight,
+  ref,
 }: {
   result: ShownSearch;
   sites: readonly KnownSite[];
   onPage: (page: number) => void;
+  /** The last search's height (px), kept while this one streams in: see SearchPanel. */
+  heldHeight?: number;
+  ref?: React.Ref<HTMLDivElement>;
 }) {
   const notice = failedSourcesNotice(data, sites);
   usePaintMarks(query, sources);
@@ -39,7 +44,7 @@ export const SearchResults = memo(function SearchResults({
   ) : null;
   const count = `${data.total}${data.capped ? "+" : ""}`;
   return (
-    <div className={styles.results} aria-live="polite" aria-busy={!done}>
+    <div className={styles.results} aria-live="polite" aria-busy={!done} ref={ref} style={heldHeight && !done ? { minHeight: heldHeight } : undefined}>
       <div className={styles.resultsBar}>
         <p className={styles.resultsHead}>{done ? `“${query.keyword}” 找到 ${count} 条结果` : `“${query.keyword}” 搜索中，已找到 ${count} 条`}</p>
         {/* From the first hits on, in a bar of fixed height: appended hits move nothing (ADR 0050). */}
@@ -56,6 +61,8 @@ export const SearchResults = memo(function SearchResults({
           ))}
         </ol>
       )}
+      {/* Under the rows while sources are out: the space kept from the last search is not a blank. */}
+      {!done && data.list.length > 0 ? <p className={styles.searchingMore}>正在搜索其他来源…</p> : null}
       {sources ? noticeLine : null}
       <Pager page={data.page} total={data.total} pageSize={data.pageSize} label="搜索结果分页" onPage={onPage} />
     </div>
