@@ -3,9 +3,9 @@
  * answering after 50, 300, 1000 and 3000 ms. Budgets: the first results paint within 200 ms of
  * the request, and each source's results within its own latency + 50 ms, with 16 searches at once.
  *
- *   npx tsx bench/search-stream.ts --arrivals poisson [--seconds 60] [--no-bare]   (the budget's load, ADR 0076)
+ *   npx tsx bench/search-stream.ts --arrivals poisson [--seconds 60] [--no-bare] [--ab-css CSS]   (the budget's load, ADR 0076)
  *   npx tsx bench/search-stream.ts [--rounds 3] [--stamps]                           (bursts: the worst case)
- *   common: [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--trace file] [--client-nice 10] [--fetch-nice -10]
+ *   common: [--page-css CSS] [--concurrent 16] [--pages 1] [--suites 240] [--via page|api] [--profile dir] [--trace file] [--client-nice 10] [--fetch-nice -10]
  *
  * Two loads (ADR 0076). `--arrivals poisson`: `concurrent` searches in flight on average, arriving
  * one by one at random (bench/search-steady.ts), the page searching again and again, every other
