@@ -37,8 +37,8 @@ describe.each(testEngines())("batch switch of sources on %s", (engine) => {
     app = testApp.app;
     boss = await createTestAdmin(testApp.database.db, { role: "super" });
     editor = await createTestAdmin(testApp.database.db, { role: "editor" });
-    // A known start: all three off.
-    await testApp.database.db.update(sourceSites).set({ enabled: false }).where(inArray(sourceSites.code, CODES));
+    // A known start: all three off, with no audit row.
+    await testApp.database.db.update(sourceSites).set({ enabled: false }).where(inArray(sourceSites.code, CODES)); // behind the write service's back
   });
 
   afterAll(async () => {
@@ -46,7 +46,7 @@ describe.each(testEngines())("batch switch of sources on %s", (engine) => {
   });
 
   it("switches every source named, audits each change, and skips one already as asked", async () => {
-    await testApp.database.db.update(sourceSites).set({ enabled: true }).where(eq(sourceSites.code, "vvvdj"));
+    await testApp.database.db.update(sourceSites).set({ enabled: true }).where(eq(sourceSites.code, "vvvdj")); // behind the write service's back
     const res = await batch({ codes: ["djuu", "vvvdj", "djuu"], enabled: true });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
