@@ -155,7 +155,7 @@ describe("the streamed home search", () => {
     await page.screenshot({ path: path.join(SHOTS, "desktop-next-search-while-searching.png") });
     // Once every source answered, the box is as tall as its rows again.
     await page.getByText("“车载” 找到").waitFor({ timeout: 10_000 });
-    expect(await results.evaluate((el) => el.style.minHeight)).toBe("");
+    await expect.poll(() => results.evaluate((el) => el.style.minHeight)).toBe("");
     await page.close();
   });
 
