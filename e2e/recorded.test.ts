@@ -89,10 +89,20 @@ describe("样本: saved from a try, replayed before an update is enabled", () =>
   });
 
   it("lists the samples of the plugin's source in the 样本 drawer", async () => {
+    // Opened for a source, the drawer asks for that source's list only: a list of another source
+    // asked for first could answer last and show its (empty) list instead.
+    const asked: string[] = [];
+    const onRequest = (req: { url(): string }) => {
+      const url = new URL(req.url());
+      if (url.pathname === "/api/pandaadmin/recorded") asked.push(url.searchParams.get("source") ?? "");
+    };
+    page.on("request", onRequest);
     await pluginRow().getByRole("button", { name: "样本" }).click();
     const drawer = page.getByTestId("recorded-drawer");
     const rows = drawer.getByTestId("recorded-table").locator("tr.ant-table-row");
     await expect.poll(() => rows.count()).toBe(2);
+    page.off("request", onRequest);
+    expect(asked).toEqual([await pluginRow().getByTestId("plugin-source").textContent()]);
     await expect.poll(() => drawer.textContent()).toMatch(/2\/50 个/u);
     await expect.poll(() => rows.first().textContent()).toMatch(/播放地址HTTP 200.*试用时保存/u);
     await settled();

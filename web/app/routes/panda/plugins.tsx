@@ -3,7 +3,8 @@ import { pluginAdminPaths } from "@contracts/plugin-admin-texts";
 import { Alert, App, Button, Typography } from "antd";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
-import { AdminTable, type AdminTableHandle, batchLabel } from "../../components/admin/AdminTable";
+import { AdminTable, type AdminTableHandle } from "../../components/admin/AdminTable";
+import { BatchSwitchButtons } from "../../components/admin/BatchSwitchButtons";
 import { pluginColumns, type PluginActions } from "../../components/admin/plugins/plugin-columns";
 import { PluginInstallCard } from "../../components/admin/plugins/PluginInstallCard";
 import { errorText, unwrap, type PluginRow, type PluginStaged } from "../../components/admin/plugins/plugin-types";
@@ -33,7 +34,6 @@ export default function Plugins() {
   const [rows, setRows] = useState<Row[]>([]);
   const [loading, setLoading] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
-  const [switching, setSwitching] = useState(false);
   const [trying, setTrying] = useState<PluginRow | null>(null);
   const [editing, setEditing] = useState<PluginRow | null>(null);
   /** Newer versions stored and not yet used, replayed one after the other (检查更新, an upload…). */
@@ -71,18 +71,6 @@ export default function Plugins() {
       setBusy(null);
       await load();
     }
-  }
-
-  /** 批量启用/停用: one call, every selected plugin or none. */
-  async function switchMany(platforms: string[], enabled: boolean) {
-    setSwitching(true);
-    const res = await adminCall("POST", pluginAdminPaths.switch, { platforms, enabled }).catch(() => null);
-    setSwitching(false);
-    if (res?.code === 1) {
-      void message.success(res.msg);
-      table.current?.clearSelection();
-    } else void message.error(res?.msg || adminTableMessages.saveFailed);
-    await load();
   }
 
   const patch = (row: PluginRow, body: Record<string, unknown>) => unwrap(adminCall<PluginRow>("PATCH", pluginAdminPaths.plugin(row.platform), body));
@@ -153,12 +141,7 @@ export default function Plugins() {
         toolbar={({ ids }) => (
           <>
             <Typography.Text strong>已安装 {rows.length} 个插件</Typography.Text>
-            <Button disabled={ids.length === 0} loading={switching} onClick={() => void switchMany(ids, true)}>
-              {batchLabel("批量启用", ids.length)}
-            </Button>
-            <Button disabled={ids.length === 0} loading={switching} onClick={() => void switchMany(ids, false)}>
-              {batchLabel("批量停用", ids.length)}
-            </Button>
+            <BatchSwitchButtons ids={ids} path={pluginAdminPaths.switch} field="platforms" table={table} onSwitched={load} />
             <Button onClick={() => setSamples({ source: null })}>全部样本</Button>
           </>
         )}

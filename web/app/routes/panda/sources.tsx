@@ -4,6 +4,7 @@ import { App, Button } from "antd";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AdminPage } from "../../components/admin/AdminPage";
 import { AdminTable, type AdminTableHandle, batchLabel } from "../../components/admin/AdminTable";
+import { BatchSwitchButtons } from "../../components/admin/BatchSwitchButtons";
 import { SourceEditDialog } from "../../components/admin/people/SourceEditDialog";
 import { SourceTryDialog } from "../../components/admin/people/SourceTryDialog";
 import type { SourceHealth, SourceRow } from "../../components/admin/people/source-types";
@@ -34,7 +35,6 @@ export default function Sources() {
   const closeEditing = () => setEditing((e) => ({ ...e, open: false }));
   const [trying, setTrying] = useState<SourceRow | null>(null);
   const [checking, setChecking] = useState<Set<string>>(new Set());
-  const [switching, setSwitching] = useState(false);
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -61,18 +61,6 @@ export default function Sources() {
     const res = await adminCall("PATCH", adminPeoplePaths.source(row.code), { enabled }).catch(() => null);
     if (res?.code === 1) void message.success(enabled ? "已启用" : "已停用");
     else void message.error(res?.msg || adminTableMessages.saveFailed);
-    await load();
-  };
-
-  /** 批量启用/停用: one call, every selected source or none. */
-  const switchMany = async (codes: string[], enabled: boolean) => {
-    setSwitching(true);
-    const res = await adminCall("POST", adminPeoplePaths.sourcesSwitch, { codes, enabled }).catch(() => null);
-    setSwitching(false);
-    if (res?.code === 1) {
-      void message.success(res.msg);
-      table.current?.clearSelection();
-    } else void message.error(res?.msg || adminTableMessages.saveFailed);
     await load();
   };
 
@@ -155,12 +143,7 @@ export default function Sources() {
               <Button type="primary" onClick={() => setEditing({ source: null, open: true })}>
                 新增通用来源
               </Button>
-              <Button disabled={ids.length === 0} loading={switching} onClick={() => void switchMany(ids, true)}>
-                {batchLabel("批量启用", ids.length)}
-              </Button>
-              <Button disabled={ids.length === 0} loading={switching} onClick={() => void switchMany(ids, false)}>
-                {batchLabel("批量停用", ids.length)}
-              </Button>
+              <BatchSwitchButtons ids={ids} path={adminPeoplePaths.sourcesSwitch} field="codes" table={table} onSwitched={load} />
               <Button disabled={inUse === 0} loading={picked.some((r) => checking.has(r.code))} onClick={() => void runCanaries(picked)} title="只检测正在使用的来源">
                 {batchLabel("批量检测", inUse)}
               </Button>

@@ -41,7 +41,7 @@ export function pluginColumns<Row extends PluginRow>(a: PluginActions): ColumnsT
             作者：{row.author ?? "未注明"}
           </Typography.Text>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            来源代码：<Typography.Text code style={mono}>{row.source}</Typography.Text>
+            来源代码：<Typography.Text code style={mono} data-testid="plugin-source">{row.source}</Typography.Text>
           </Typography.Text>
           {row.srcUrl ? (
             <Typography.Link href={row.srcUrl} target="_blank" rel="noreferrer" ellipsis style={{ maxWidth: 260, fontSize: 12 }}>

@@ -2,7 +2,7 @@ import { RECORDED_CALL_TEXT, recordedPaths } from "@contracts/recorded-texts";
 import { PLUGIN_REPLACEABLE_BUILTINS } from "@contracts/plugin-admin-texts";
 import { Alert, App, Button, Drawer, Select, Space, Table, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { adminCall, storedAdminToken } from "../../../lib/admin-api";
 import { DeleteConfirm } from "../DeleteConfirm";
 import { errorText, unwrap } from "../plugins/plugin-types";
@@ -25,24 +25,32 @@ async function download(row: RecordedAnswer) {
  */
 export function RecordedDrawer({ open, source, sources, onClose }: { open: boolean; source: string | null; sources: { value: string; label: string }[]; onClose: () => void }) {
   const { message } = App.useApp();
-  const [chosen, setChosen] = useState<string>(source ?? PLUGIN_REPLACEABLE_BUILTINS[0]!.code);
+  /** The source picked in the drawer; until one is picked, the one it was opened for. */
+  const [picked, setPicked] = useState<string | null>(null);
+  const chosen = picked ?? source ?? PLUGIN_REPLACEABLE_BUILTINS[0]!.code;
   const [list, setList] = useState<RecordedList | null>(null);
   const [replay, setReplay] = useState<Replay | null>(null);
   const [loading, setLoading] = useState(false);
+  /** The source of the latest list asked for: an older answer arriving after it is dropped. */
+  const asked = useRef<string | null>(null);
 
   useEffect(() => {
-    if (open && source) setChosen(source);
-  }, [open, source]);
+    if (open) return;
+    setPicked(null);
+    setList(null);
+  }, [open]);
 
   const load = useCallback(async () => {
+    asked.current = chosen;
     setLoading(true);
     setReplay(null);
     try {
-      setList(await unwrap(adminCall<RecordedList>("GET", recordedPaths.list(chosen)), "加载样本失败"));
+      const answer = await unwrap(adminCall<RecordedList>("GET", recordedPaths.list(chosen)), "加载样本失败");
+      if (asked.current === chosen) setList(answer);
     } catch (err) {
-      void message.error(errorText(err, "加载样本失败"));
+      if (asked.current === chosen) void message.error(errorText(err, "加载样本失败"));
     } finally {
-      setLoading(false);
+      if (asked.current === chosen) setLoading(false);
     }
   }, [chosen, message]);
 
@@ -117,7 +125,7 @@ export function RecordedDrawer({ open, source, sources, onClose }: { open: boole
   return (
     <Drawer title="样本（记录的站点响应）" open={open} onClose={onClose} size={1100} destroyOnHidden data-testid="recorded-drawer">
       <Space wrap style={{ marginBottom: 12 }}>
-        <Select style={{ width: 260 }} value={chosen} options={options} onChange={setChosen} aria-label="选择来源" />
+        <Select style={{ width: 260 }} value={chosen} options={options} onChange={setPicked} aria-label="选择来源" />
         <Button onClick={() => void load()}>刷新</Button>
         <Button type="primary" disabled={!list?.answers.length} loading={loading} onClick={() => void runReplay()}>
           回放全部样本
