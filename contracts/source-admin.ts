@@ -15,6 +15,7 @@ export const sourceAdminMessages = {
   invalidConfig: "来源配置无效：",
   codeMismatch: "配置中的 code 与地址中的来源代码不一致",
   builtinConfig: "内置来源由代码提供，不能用配置替换",
+  pluginConfig: "这个来源由插件提供，请在来源插件中管理",
   builtinDelete: "内置来源不能删除",
   notFound: "来源不存在",
   hasItems: "该来源下还有条目，不能删除（可以停用）",
@@ -38,8 +39,10 @@ export const sourceAdminSchema = z.object({
   homepage: z.string(),
   enabled: z.boolean(),
   sort: z.number().int(),
-  /** builtin: a code adapter; generic: configured by data (`config`); none: no adapter (本站). */
-  adapter: z.enum(["builtin", "generic", "none"]),
+  /** builtin: a code adapter; generic: configured by data (`config`); plugin: a source plugin (`plugin`); none: no adapter (本站). */
+  adapter: z.enum(["builtin", "generic", "plugin", "none"]),
+  /** The plugin (its platform) serving the source, else null. */
+  plugin: z.string().nullable(),
   collectIntervalMinutes: z.number().int(),
   /** The timeout in effect (ms): the admin's, else the source's default; null when it has no adapter (本站). */
   timeoutMs: z.number().int().nullable(),

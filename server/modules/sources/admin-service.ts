@@ -48,7 +48,7 @@ export function sourceAdminService(db: AppDatabase, { writes, audit, directory, 
   }
 
   function view(row: SourceSiteRow): SourceAdminAnswer {
-    const adapter = row.adapterConfig ? "generic" : isBuiltin(row.code, row) && row.code !== LOCAL_CODE ? "builtin" : "none";
+    const adapter = row.adapterConfig ? "generic" : row.plugin ? "plugin" : isBuiltin(row.code, row) && row.code !== LOCAL_CODE ? "builtin" : "none";
     const defaultTimeoutMs = defaultTimeout(row, adapter);
     return {
       code: row.code,
@@ -58,6 +58,7 @@ export function sourceAdminService(db: AppDatabase, { writes, audit, directory, 
       enabled: row.enabled,
       sort: row.sort,
       adapter,
+      plugin: row.plugin,
       collectIntervalMinutes: row.collectIntervalMinutes,
       timeoutMs: defaultTimeoutMs === null ? null : (row.timeoutMs ?? defaultTimeoutMs),
       timeoutDefault: row.timeoutMs === null,
@@ -118,6 +119,7 @@ export function sourceAdminService(db: AppDatabase, { writes, audit, directory, 
           enabled: true,
           sort: 0,
           adapter: "builtin",
+          plugin: null,
           collectIntervalMinutes: 0,
           timeoutMs: e.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS,
           timeoutDefault: true,
@@ -139,6 +141,8 @@ export function sourceAdminService(db: AppDatabase, { writes, audit, directory, 
       const created = await writes.transaction(async (w, tx) => {
         const r = sourceSiteRepo(tx as unknown as AppDatabase);
         const row = await r.get(code);
+        // A plugin's own source keeps no adapter of its own while the plugin is off: still not a generic one's to take.
+        if (row?.plugin) throw badRequest(sourceAdminMessages.pluginConfig);
         if (isBuiltin(code, row)) throw badRequest(sourceAdminMessages.builtinConfig);
         if (row) await w.updateSourceSite(code, { adapterConfig });
         else await w.upsertSourceSite({ code, name: parsed.data.name, homepage: parsed.data.baseUrl, adapterConfig, sort: await r.nextSort() });

@@ -1,6 +1,6 @@
-import { asc, count, eq, max } from "drizzle-orm";
+import { and, asc, count, eq, max, or } from "drizzle-orm";
 import type { AppDatabase } from "../../db/open.js";
-import { appSettings, items, sourceSites } from "../../db/schema/index.js";
+import { appSettings, items, sourcePlugins, sourceSites } from "../../db/schema/index.js";
 
 /** `app_settings` key: the built-in codes EXTERNAL_SOURCES last switched on (ADR 0047). */
 const SEEDED_SWITCHES_KEY = "external_sources_applied";
@@ -17,6 +17,8 @@ export interface SourceSiteRow {
   collectIntervalMinutes: number;
   /** An admin's timeout for the source; null = its default. */
   timeoutMs: number | null;
+  /** The plugin that serves the source (its own, or a built-in it replaces while on); null when none does. */
+  plugin: string | null;
 }
 
 const columns = {
@@ -29,16 +31,20 @@ const columns = {
   adapterConfig: sourceSites.adapterConfig,
   collectIntervalMinutes: sourceSites.collectIntervalMinutes,
   timeoutMs: sourceSites.timeoutMs,
+  plugin: sourcePlugins.platform,
 };
+
+/** The plugin serving a site: its own source always; a built-in's only while the plugin is on (else the built-in serves). */
+const servedByPlugin = and(eq(sourcePlugins.sourceCode, sourceSites.code), or(eq(sourcePlugins.replacesBuiltin, false), eq(sourcePlugins.enabled, true)));
 
 export function sourceSiteRepo(db: AppDatabase) {
   return {
     /** Every site, in display order. */
     async list(): Promise<SourceSiteRow[]> {
-      return db.select(columns).from(sourceSites).orderBy(asc(sourceSites.sort), asc(sourceSites.code));
+      return db.select(columns).from(sourceSites).leftJoin(sourcePlugins, servedByPlugin).orderBy(asc(sourceSites.sort), asc(sourceSites.code));
     },
     async get(code: string): Promise<SourceSiteRow | undefined> {
-      const [row] = await db.select(columns).from(sourceSites).where(eq(sourceSites.code, code));
+      const [row] = await db.select(columns).from(sourceSites).leftJoin(sourcePlugins, servedByPlugin).where(eq(sourceSites.code, code));
       return row;
     },
     /** The next free place at the end of the list (a new source is shown last). */

@@ -35,7 +35,22 @@ export function sourceColumns(a: SourceActions): ColumnsType<SourceTableRow> {
         </Space>
       ),
     },
-    { title: "适配器", dataIndex: "adapter", key: "adapter", width: 100, render: (v: SourceRow["adapter"]) => <Tag color={v === "generic" ? "blue" : undefined}>{ADAPTER_TEXT[v]}</Tag> },
+    {
+      title: "适配器",
+      dataIndex: "adapter",
+      key: "adapter",
+      width: 100,
+      render: (v: SourceRow["adapter"], row) =>
+        v === "plugin" ? (
+          <Tooltip title={`由插件「${row.plugin}」提供，在来源插件中安装、更新和启停`}>
+            <a href="/panda/plugins" data-source-plugin={row.code}>
+              <Tag color="purple">{ADAPTER_TEXT[v]}</Tag>
+            </a>
+          </Tooltip>
+        ) : (
+          <Tag color={v === "generic" ? "blue" : undefined}>{v === "none" && row.code !== "local" ? "无适配器" : ADAPTER_TEXT[v]}</Tag>
+        ),
+    },
     {
       title: "启用",
       dataIndex: "enabled",

@@ -31,12 +31,12 @@ export interface SourceStatus {
  * on this instance (its adapter is missing or its configuration unusable), or off; its breaker,
  * until when an open one skips it, and why (health's last failure).
  */
-export function sourceStatus(row: Pick<SourceRow, "enabled" | "inUse">, health: SourceHealth | undefined): SourceStatus {
-  const use = !row.enabled
-    ? { text: "已停用" }
-    : row.inUse
-      ? { text: "使用中", color: "green" }
-      : { text: "未生效", color: "orange", hint: "已启用，但本实例没有可用的适配器（配置无法使用或未加载），搜索和采集都不会用到它" };
+export function sourceStatus(row: Pick<SourceRow, "enabled" | "inUse"> & Partial<Pick<SourceRow, "adapter">>, health: SourceHealth | undefined): SourceStatus {
+  const notInUse =
+    row.adapter === "plugin"
+      ? "已启用，但提供它的插件已停用或未加载（在来源插件中启用），搜索和采集都不会用到它"
+      : "已启用，但本实例没有可用的适配器（配置无法使用或未加载），搜索和采集都不会用到它";
+  const use = !row.enabled ? { text: "已停用" } : row.inUse ? { text: "使用中", color: "green" } : { text: "未生效", color: "orange", hint: notInUse };
   if (!health || !row.inUse) return { use, breaker: null, until: null, reason: null };
   const [text, color] = BREAKER_TEXT[health.state];
   const until = health.state === "open" && health.retryAt ? formatAdminTime(Date.parse(health.retryAt) / 1000) : null;

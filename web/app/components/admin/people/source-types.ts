@@ -6,7 +6,7 @@ export type SourceRow = SourceAdminAnswer;
 /** A source's health as GET /api/pandaadmin/sources/health answers it. */
 export type SourceHealth = SourceHealthAnswer;
 
-export const ADAPTER_TEXT: Record<SourceRow["adapter"], string> = { builtin: "内置", generic: "通用配置", none: "本站" };
+export const ADAPTER_TEXT: Record<SourceRow["adapter"], string> = { builtin: "内置", generic: "通用配置", plugin: "插件", none: "本站" };
 export const BREAKER_TEXT: Record<SourceHealth["state"], [string, string]> = {
   closed: ["正常", "green"],
   "half-open": ["试探中", "orange"],
