@@ -112,6 +112,10 @@ describe("来源管理 and 来源插件 as admin tables", () => {
     const switchOf = (code: string) => row(code).getByRole("switch").getAttribute("aria-checked");
     await row("djuu").waitFor();
     expect(await row("local").locator(".ant-checkbox-input").isDisabled()).toBe(true);
+    // A plugin's source says so, switched off as installed, and leads to 来源插件.
+    const pluginTag = row("p-yediandj").locator("[data-source-plugin]");
+    expect(await pluginTag.innerText()).toBe("插件");
+    expect(await pluginTag.getAttribute("href")).toBe("/panda/plugins");
     // The row actions fit their fixed column: a generic source's 删除 is not cut off.
     const actionsCell = (await row("mirror").locator("td").last().boundingBox())!;
     const remove = (await row("mirror").getByRole("button", { name: "删除" }).boundingBox())!;
