@@ -176,15 +176,17 @@ describe("来源管理 and 来源插件 as admin tables", () => {
 });
 
 describe("the admin tables' toolbar at 390 px", () => {
+  // [path, table, name, a keyword box, filters of its own, more actions than fit]
   const SCREENS = [
-    ["/panda/sources", "source-table", "sources", false],
-    ["/panda/plugins", "plugin-table", "plugins", false],
-    ["/panda/sutieList", "suite-table", "suites", true],
-    ["/panda/audit", "audit-table", "audit", false],
+    ["/panda/sources", "source-table", "sources", false, false, true],
+    ["/panda/plugins", "plugin-table", "plugins", false, false, true],
+    ["/panda/sutieList", "suite-table", "suites", true, false, true],
+    ["/panda/audit", "audit-table", "audit", false, true, false],
+    ["/panda/comments", "comment-table", "comments", true, true, true],
   ] as const;
 
-  it("two deliberate rows: the keyword box, then one line of actions that scrolls, the settings fixed beside it", async () => {
-    for (const [path, testId, name, hasSearch] of SCREENS) {
+  it("deliberate rows: the keyword box, the filters wrapped, then one line of actions that scrolls, the settings fixed beside it", async () => {
+    for (const [path, testId, name, hasSearch, hasFilters, scrolls] of SCREENS) {
       const { context, page, problems } = await open(path, 390);
       const block = page.getByTestId(testId);
       const actions = block.getByTestId("admin-toolbar-actions");
@@ -192,22 +194,39 @@ describe("the admin tables' toolbar at 390 px", () => {
       const line = (await actions.boundingBox())!;
       // One line of buttons (32 px and its focus ring's room), never several ragged ones.
       expect(line.height, name).toBeLessThanOrEqual(40);
-      expect(await actions.evaluate((el) => el.scrollWidth > el.clientWidth), name).toBe(true);
-      expect(await actions.getAttribute("data-more-end"), name).toBe("true");
+      expect(await actions.evaluate((el) => el.scrollWidth > el.clientWidth), name).toBe(scrolls);
+      expect(await actions.getAttribute("data-more-end"), name).toBe(String(scrolls));
       for (const label of ["密度", "列设置"]) {
         const box = (await block.getByRole("button", { name: label }).boundingBox())!;
         expect(box.x + box.width, `${name} ${label}`).toBeLessThanOrEqual(390);
         expect(Math.abs(box.y + box.height / 2 - (line.y + line.height / 2)), `${name} ${label}`).toBeLessThan(4);
       }
-      // The keyword box, when the table has one, is the row above (the audit's filters have a box of their own, in the line).
+      // The keyword box, when the table has one, is the row above; the screen's filters, when it has
+      // some, a block between that wraps: every one of them on screen, none in the scrolled line.
       const rows = block.getByTestId("admin-toolbar-phone").locator("> div");
-      expect(await rows.count(), name).toBe(hasSearch ? 2 : 1);
+      expect(await rows.count(), name).toBe(1 + Number(hasSearch) + Number(hasFilters));
       if (hasSearch) {
         const box = (await rows.first().locator(".ant-input-search").boundingBox())!;
         expect(box.y + box.height, name).toBeLessThanOrEqual(line.y);
         expect(box.width, name).toBeGreaterThan(280);
       }
+      if (hasFilters) {
+        const filters = block.getByTestId("admin-toolbar-filters").locator("> *");
+        expect(await filters.count(), name).toBeGreaterThanOrEqual(3);
+        for (const box of await Promise.all((await filters.all()).map(async (f) => (await f.boundingBox())!))) {
+          expect(box.x, name).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width, name).toBeLessThanOrEqual(390);
+          expect(box.width, name).toBeGreaterThanOrEqual(140);
+          expect(box.y + box.height, name).toBeLessThanOrEqual(line.y);
+        }
+      }
       await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
+      if (!scrolls) {
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(390);
+        expect(problems, name).toEqual([]);
+        await context.close();
+        continue;
+      }
       // The row's last button comes into view when it is scrolled; the page itself never moves sideways.
       await actions.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
       await expect.poll(() => actions.getAttribute("data-more-start"), { message: name }).toBe("true");

@@ -86,6 +86,8 @@ export type AdminTableProps<Row extends { id: number | string }> = AdminTableRow
   op?: Record<string, string>;
   /** Other query parameters of this table (a status shortcut…); a change reloads from page 1. */
   params?: Record<string, string | number | undefined>;
+  /** The screen's own filters (状态, 管理员, a date range…): before the buttons, on a phone a block that wraps. */
+  filters?: ReactNode;
   /** Buttons before the refresh button (添加…); gets the current selection. */
   toolbar?: (selection: { ids: Row["id"][]; rows: Row[] }) => ReactNode;
   /** More buttons of a screen (导出, 回收站…), on the right beside the table settings. */
@@ -101,7 +103,7 @@ export type AdminTableProps<Row extends { id: number | string }> = AdminTableRow
 };
 
 function AdminTableInner<Row extends { id: number | string }>(props: AdminTableProps<Row>, ref: React.ForwardedRef<AdminTableHandle>) {
-  const { api, columns, searchPlaceholder, filter, op, params, toolbar, toolbarExtra, selectable, canSelect, tableProps, testId } = props;
+  const { api, columns, searchPlaceholder, filter, op, params, filters, toolbar, toolbarExtra, selectable, canSelect, tableProps, testId } = props;
   const local = props.rows !== undefined;
   const [settings, setSettings] = useTableSettings(testId ?? api ?? "table");
   const [page, setPage] = useState(1);
@@ -150,6 +152,7 @@ function AdminTableInner<Row extends { id: number | string }>(props: AdminTableP
     <div className={styles.block} data-testid={testId}>
       <AdminToolbar
         phone={phone}
+        filters={filters}
         actions={
           <>
             {toolbar?.(selection)}

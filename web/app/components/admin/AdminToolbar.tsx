@@ -6,7 +6,9 @@ import styles from "./admin-table.module.css";
 interface AdminToolbarProps {
   /** Under 576 px (antd's sm): the phone's two rows instead of the wrapping desktop row. */
   phone: boolean;
-  /** The screen's buttons and filters, then 刷新. */
+  /** The screen's filters (selects, date ranges…): first on a desktop; on a phone a wrapping block of their own. */
+  filters?: ReactNode;
+  /** The screen's buttons, then 刷新. */
   actions: ReactNode;
   /** The screen's other buttons (导出CSV…): on the right on a desktop, after the actions on a phone. */
   extra?: ReactNode;
@@ -23,11 +25,14 @@ interface AdminToolbarProps {
  * own, and the actions one line that scrolls sideways (faded at an edge with more) beside the
  * settings, which stay in place.
  */
-export function AdminToolbar({ phone, actions, extra, search, settings }: AdminToolbarProps) {
+export function AdminToolbar({ phone, filters, actions, extra, search, settings }: AdminToolbarProps) {
   if (!phone) {
     return (
       <div className={styles.toolbar}>
-        <Space wrap>{actions}</Space>
+        <Space wrap>
+          {filters}
+          {actions}
+        </Space>
         <Space wrap className={styles.toolbarEnd}>
           {search}
           {extra}
@@ -39,6 +44,11 @@ export function AdminToolbar({ phone, actions, extra, search, settings }: AdminT
   return (
     <div className={styles.phoneToolbar} data-testid="admin-toolbar-phone">
       {search ? <div className={styles.phoneSearch}>{search}</div> : null}
+      {filters ? (
+        <div className={styles.phoneFilters} data-testid="admin-toolbar-filters">
+          {filters}
+        </div>
+      ) : null}
       <div className={styles.phoneRow}>
         <ScrollRow>
           {actions}

@@ -1,6 +1,6 @@
 import { AUDIT_ACTION_LABELS, AUDIT_TARGET_NAMES, auditActionLabel } from "@contracts/audit-labels";
 import type { AdminRow, AuditRow } from "@contracts/admin-accounts";
-import { AutoComplete, DatePicker, Input, Select, Space, Tag } from "antd";
+import { AutoComplete, DatePicker, Input, Select, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import type { Dayjs } from "dayjs";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -83,15 +83,14 @@ function AuditScreen() {
   ];
 
   const filters = (
-    <Space wrap data-testid="audit-filters">
+    <>
       <Select allowClear placeholder="管理员" style={{ width: 160 }} options={admins} value={adminId} onChange={setAdminId} showSearch={{ optionFilterProp: "label" }} />
       <AutoComplete options={ACTION_OPTIONS} onSelect={(code: string) => setAction(code)} style={{ width: 220 }} popupMatchSelectWidth={260} showSearch={{ filterOption: (input, option) => option!.label.includes(input.trim()) }}>
         <Input.Search allowClear placeholder="操作，如 suite.update" onSearch={setAction} />
       </AutoComplete>
       <Select allowClear placeholder="对象类型" style={{ width: 150 }} options={TARGET_OPTIONS} value={targetType} onChange={setTargetType} />
       <DatePicker.RangePicker allowEmpty={[true, true]} value={range} onChange={(v) => setRange(v)} placeholder={["开始日期", "结束日期"]} />
-      <ExportButton table="audit" query={() => table.current?.query() ?? {}} />
-    </Space>
+    </>
   );
 
   return (
@@ -103,7 +102,8 @@ function AuditScreen() {
         filter={filter}
         op={op}
         testId="audit-table"
-        toolbar={() => filters}
+        filters={filters}
+        toolbar={() => <ExportButton table="audit" query={() => table.current?.query() ?? {}} />}
         tableProps={{ expandable: { expandedRowRender: (row) => <AuditChange row={row} />, rowExpandable: () => true } }}
       />
     </>

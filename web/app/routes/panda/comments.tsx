@@ -82,23 +82,26 @@ export default function Comments() {
     },
   ];
 
+  const filters = (
+    <>
+      <Input.Search allowClear placeholder="套曲 ID 或名称" aria-label="按套曲筛选" onSearch={setSuite} style={{ width: 200 }} />
+      <Input.Search allowClear placeholder="用户 ID 或用户名" aria-label="按用户筛选" onSearch={setMember} style={{ width: 200 }} />
+      <Select
+        aria-label="状态"
+        value={status}
+        onChange={setStatus}
+        style={{ width: 120 }}
+        options={[
+          { value: "", label: "全部状态" },
+          { value: "normal", label: "正常" },
+          { value: "hidden", label: "已隐藏" },
+        ]}
+      />
+    </>
+  );
+
   return (
     <AdminPage title="评论管理">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search allowClear placeholder="套曲 ID 或名称" aria-label="按套曲筛选" onSearch={setSuite} style={{ width: 200 }} />
-        <Input.Search allowClear placeholder="用户 ID 或用户名" aria-label="按用户筛选" onSearch={setMember} style={{ width: 200 }} />
-        <Select
-          aria-label="状态"
-          value={status}
-          onChange={setStatus}
-          style={{ width: 120 }}
-          options={[
-            { value: "", label: "全部状态" },
-            { value: "normal", label: "正常" },
-            { value: "hidden", label: "已隐藏" },
-          ]}
-        />
-      </Space>
       <AdminTable<CommentRow>
         ref={table}
         api={adminPeoplePaths.comments}
@@ -108,6 +111,7 @@ export default function Comments() {
         searchPlaceholder="评论内容"
         selectable
         testId="comment-table"
+        filters={filters}
         toolbar={({ ids }) => (
           <>
             <Button disabled={ids.length === 0} onClick={() => void hide(ids, true)}>
