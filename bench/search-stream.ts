@@ -53,6 +53,7 @@ import { ensureWebBuild } from "../e2e/web-server.js";
 import { benchClientAddress, startBenchServer } from "./bench-server.js";
 import { startFixtureSites, startStreamClients } from "./search-stream-peers.js";
 import { p50p95, quantile } from "./quantile.js";
+import { resultsTable } from "./search-results-table.js";
 import { pathToTheSites, type SearchStamps } from "./search-stamps.js";
 import { aloneLine, roundRows, type RoundTimes } from "./search-rounds.js";
 import { descendants } from "./proc-cpu.js";
@@ -105,8 +106,6 @@ const rounds = Number(values.rounds);
 const concurrent = Number(values.concurrent);
 const pageCount = Math.min(Number(values.pages), concurrent);
 const LATENCIES = [50, 300, 1000, 3000];
-const FIRST_PAINT_BUDGET_MS = 200;
-const SOURCE_BUDGET_MS = 50;
 /** The slowest site's code: once its results painted, a page's search is over. */
 const LAST_SOURCE = `s${Math.max(...LATENCIES)}`;
 const loadAvg = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
@@ -305,51 +304,8 @@ benchLoopAll.disable();
 const serverLag = await metricsLag();
 
 const f = (n: number) => n.toFixed(1);
-const rows: Record<string, string | number>[] = [];
-/** One row: the times, the budget, and the reference (the site's own times for the same searches) with what the server and page added to it. */
-const row = (what: string, ms: number[], budget: number, reference?: { ms: number[]; added: number[] }) =>
-  ms.length > 0 &&
-  rows.push({
-    what,
-    n: ms.length,
-    "p50 ms": f(quantile(ms, 0.5)),
-    "p95 ms": f(quantile(ms, 0.95)),
-    "max ms": f(Math.max(...ms)),
-    budget: `≤ ${budget}`,
-    met: Math.max(...ms) <= budget ? "yes" : quantile(ms, 0.95) <= budget ? "p95" : "no",
-    "reference p50/p95": reference ? p50p95(reference.ms) : "",
-    "added p50/p95": reference ? p50p95(reference.added) : "",
-  });
-const siteRef = (code: string, list: { keyword: string; ms: number }[]) => {
-  const served = sites.find((s) => s.code === code)!.served;
-  const pairs = list.filter((x) => served.has(x.keyword));
-  return { ms: pairs.map((x) => served.get(x.keyword)!), added: pairs.map((x) => x.ms - served.get(x.keyword)!) };
-};
-const localRef = (ms: number[]) => ({ ms: localMs, added: ms.map((m) => m - quantile(localMs, 0.5)) });
-
-const fetchLocal = streamed.map((s) => s.arrivals.local!);
-row("fetch: 本站's event arrived", fetchLocal, FIRST_PAINT_BUDGET_MS, localRef(fetchLocal));
-for (const { code, latency } of sites) {
-  const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! }));
-  row(`fetch: ${code}'s event arrived`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
-}
-// The same events from when the fetch clients had written each request rather than from their
-// call: in a burst one process writes fifteen requests, the last a little after its call (its
-// queue, not the server's); a visitor's browser sends its one request at once.
-row("fetch from the wire: 本站", streamed.map((s) => s.arrivals.local! - writeDelay(s.keyword)), FIRST_PAINT_BUDGET_MS);
-for (const { code, latency } of sites) {
-  const list = streamed.map((s) => ({ keyword: s.keyword, ms: s.arrivals[code]! - writeDelay(s.keyword) }));
-  row(`fetch from the wire: ${code}`, list.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, list));
-}
 const pageRows = [["Chromium", samples], ["bare page (reference)", steadyLoad?.bareSamples ?? []], ["Chromium, --ab-css", steadyLoad?.variantSamples ?? []]] as const;
-for (const [who, list] of pageRows) {
-  const paintFirst = list.map((s) => since(s.marks, "search-first-results"));
-  row(`${who}: first results painted (本站)`, paintFirst, FIRST_PAINT_BUDGET_MS, localRef(paintFirst));
-  for (const { code, latency } of sites) {
-    const painted = list.map((s) => ({ keyword: s.keyword, ms: since(s.marks, `search-source:${code}`) }));
-    row(`${who}: ${code}'s results painted`, painted.map((x) => x.ms), latency + SOURCE_BUDGET_MS, siteRef(code, painted));
-  }
-}
+const rows = resultsTable({ sites, localMs, streamed, writeDelay, pages: pageRows });
 
 // Where the added time goes, per site, for the fetched searches (ms after the stream was sent): its
 // first request arrived, the request it answers after its latency arrived (the page,
