@@ -218,18 +218,20 @@ export default function SuiteList() {
               </>
             )}
             <ExportButton table="suites" query={() => table.current?.query() ?? {}} />
-            <Select
-              allowClear
-              showSearch={{ optionFilterProp: "label" }}
-              placeholder={m.channelPlaceholder}
-              options={options}
-              value={channel}
-              onChange={(value: number | undefined) => setChannel(value)}
-              style={{ width: 180 }}
-              aria-label={m.channelPlaceholder}
-            />
           </>
         )}
+        filters={
+          <Select
+            allowClear
+            showSearch={{ optionFilterProp: "label" }}
+            placeholder={m.channelPlaceholder}
+            options={options}
+            value={channel}
+            onChange={(value: number | undefined) => setChannel(value)}
+            style={{ width: 180 }}
+            aria-label={m.channelPlaceholder}
+          />
+        }
       />
     </AdminPage>
   );

@@ -114,22 +114,20 @@ export default function UserList() {
         searchPlaceholder="用户名 / 邮箱 / 昵称 / ID"
         filter={status ? { status } : undefined}
         testId="user-table"
-        toolbar={() => (
-          <>
-            <Select
-              aria-label="状态"
-              value={status}
-              onChange={setStatus}
-              style={{ width: 120 }}
-              options={[
-                { value: "", label: "全部状态" },
-                { value: "1", label: "正常" },
-                { value: "0", label: "禁用" },
-              ]}
-            />
-            <ExportButton table="users" query={() => table.current?.query() ?? {}} />
-          </>
-        )}
+        filters={
+          <Select
+            aria-label="状态"
+            value={status}
+            onChange={setStatus}
+            style={{ width: 120 }}
+            options={[
+              { value: "", label: "全部状态" },
+              { value: "1", label: "正常" },
+              { value: "0", label: "禁用" },
+            ]}
+          />
+        }
+        toolbar={() => <ExportButton table="users" query={() => table.current?.query() ?? {}} />}
       />
       <UserEditDialog
         user={editing}
