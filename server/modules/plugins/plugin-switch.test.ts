@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, sourceSites } from "../../db/schema/index.js";
 import { createTestAdmin } from "../../testing/admins.js";
 import { startFixtureSite, type FixtureSite } from "../../testing/fixture-site.js";
-import { multipartBody } from "../../testing/multipart.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { uploadPlugin } from "./testing/upload.js";
 import { testEngines } from "../../testing/test-db.js";
 import { serveYedian, yedianPlugin } from "./testing/yedian.js";
 
@@ -23,8 +23,7 @@ describe.each(testEngines())("batch switch of plugins on %s", (engine) => {
   let editor: Awaited<ReturnType<typeof createTestAdmin>>;
 
   const upload = async (code: string) => {
-    const body = multipartBody({ name: "plugin.js", type: "application/javascript", bytes: Buffer.from(code) });
-    const res = await app.inject({ method: "POST", url: "/api/pandaadmin/plugins", headers: { ...boss.headers, ...body.headers }, payload: body.payload });
+    const res = await uploadPlugin(app, boss.headers, code);
     expect(res.statusCode, res.body).toBe(200);
   };
   const batch = (payload: unknown, headers: Record<string, string> = boss.headers) =>

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, collectedItems, items, pluginVersions, sourceSites } from "../../db/schema/index.js";
 import { createTestAdmin } from "../../testing/admins.js";
 import { startFixtureSite, type FixtureSite } from "../../testing/fixture-site.js";
-import { multipartBody } from "../../testing/multipart.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { uploadPlugin } from "./testing/upload.js";
 import { testEngines } from "../../testing/test-db.js";
 import { serveYedian, yedianPlugin } from "./testing/yedian.js";
 
@@ -23,10 +23,7 @@ describe.each(testEngines())("source plugins on %s", (engine) => {
   let admin: Awaited<ReturnType<typeof createTestAdmin>>;
   const served: Record<string, string> = {};
 
-  const upload = (code: string) => {
-    const body = multipartBody({ name: "plugin.js", type: "application/javascript", bytes: Buffer.from(code) });
-    return app.inject({ method: "POST", url: "/api/pandaadmin/plugins", headers: { ...admin.headers, ...body.headers }, payload: body.payload });
-  };
+  const upload = (code: string) => uploadPlugin(app, admin.headers, code);
   const call = (method: "GET" | "PATCH" | "POST" | "DELETE", url: string, payload?: object) =>
     app.inject({ method, url: `/api/pandaadmin/plugins${url}`, headers: admin.headers, ...(payload ? { payload } : {}) });
   const platform = encodeURIComponent("夜店DJ");

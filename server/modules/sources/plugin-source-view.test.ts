@@ -9,8 +9,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAdmin } from "../../testing/admins.js";
 import { startFixtureSite, type FixtureSite } from "../../testing/fixture-site.js";
-import { multipartBody } from "../../testing/multipart.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { uploadPlugin } from "../plugins/testing/upload.js";
 import { testEngines } from "../../testing/test-db.js";
 import { serveYedian, yedianPlugin } from "../plugins/testing/yedian.js";
 
@@ -37,8 +37,7 @@ describe.each(testEngines())("a plugin's source on the sources screen on %s", (e
     testApp = await createTestApp(engine, { plugins: { allowAddresses: [site.host] } });
     app = testApp.app;
     boss = await createTestAdmin(testApp.database.db, { role: "super" });
-    const body = multipartBody({ name: "plugin.js", type: "application/javascript", bytes: Buffer.from(yedianPlugin("1.0.0", site.url)) });
-    const res = await app.inject({ method: "POST", url: "/api/pandaadmin/plugins", headers: { ...boss.headers, ...body.headers }, payload: body.payload });
+    const res = await uploadPlugin(app, boss.headers, yedianPlugin("1.0.0", site.url));
     expect(res.statusCode, res.body).toBe(200);
   });
 

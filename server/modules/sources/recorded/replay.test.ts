@@ -7,8 +7,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAdmin } from "../../../testing/admins.js";
 import { startFixtureSite, text, type FixtureSite } from "../../../testing/fixture-site.js";
-import { multipartBody } from "../../../testing/multipart.js";
 import { createTestApp, type TestApp } from "../../../testing/test-app.js";
+import { uploadPlugin } from "../../plugins/testing/upload.js";
 import { testEngines } from "../../../testing/test-db.js";
 import { serveYedian, yedianPlugin } from "../../plugins/testing/yedian.js";
 import { matchKey } from "./replay-network.js";
@@ -55,8 +55,7 @@ describe.each(testEngines())("samples from a try, replayed through plugin versio
     testApp = await createTestApp(engine, { plugins: { allowAddresses: [site.host] } });
     app = testApp.app;
     admin = await createTestAdmin(testApp.database.db, { role: "super" });
-    const body = multipartBody({ name: "plugin.js", type: "application/javascript", bytes: Buffer.from(yedianPlugin("1.0.0", site.url)) });
-    const installed = await app.inject({ method: "POST", url: "/api/pandaadmin/plugins", headers: { ...admin.headers, ...body.headers }, payload: body.payload });
+    const installed = await uploadPlugin(app, admin.headers, yedianPlugin("1.0.0", site.url));
     expect(installed.statusCode).toBe(200);
   });
   afterAll(async () => {
